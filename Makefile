@@ -1,0 +1,51 @@
+# citerag: the two commands are `make run` and `make test`; both bootstrap .venv.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.citerag-installed
+PARAMS ?= params/default.yaml
+RUN_NAME ?=
+KERNEL := citerag
+
+# Offline switches (see README): never reach a model hub or telemetry endpoint.
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export ORT_DISABLE_TELEMETRY := 1
+export ANONYMIZED_TELEMETRY := False
+export RAGAS_DO_NOT_TRACK := true
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: setup run test lint index bench clean-outputs
+
+setup: $(STAMP)
+
+# torch==2.13.0 goes in first (local CPU wheel); an open range would pull CUDA builds.
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "citerag needs Python 3.11, got " + sys.version' 
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check "torch==2.13.0"
+	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev]"
+	$(PY) -m ipykernel install --prefix $(VENV) --name $(KERNEL) --display-name "citerag (.venv)" >/dev/null
+	@touch $(STAMP)
+
+run: setup
+	$(VENV)/bin/citerag run --params $(PARAMS) $(if $(RUN_NAME),--run-name $(RUN_NAME),)
+
+index: setup
+	$(VENV)/bin/citerag index --params $(PARAMS)
+
+bench: setup
+	$(VENV)/bin/citerag bench index --params $(PARAMS)
+
+lint: setup
+	$(VENV)/bin/ruff check lib tests scripts
+
+test: setup
+	$(VENV)/bin/citerag corpus fetch --params $(PARAMS)
+	$(VENV)/bin/ruff check lib tests scripts
+	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q --nbval-lax --nbval-kernel-name $(KERNEL) -p no:cacheprovider notebooks/
+
+clean-outputs:
+	rm -rf outputs/runs outputs/artifacts

@@ -1,0 +1,7 @@
+"""citerag: citation-grounded, agentic RAG research notebooks over technical PDFs."""
+
+from citerag import _offline
+
+_offline.apply()
+
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+import sys
+
+from citerag.cli import main
+
+sys.exit(main())

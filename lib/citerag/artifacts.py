@@ -1,0 +1,92 @@
+"""Content-addressed stage artifacts: `artifacts/<stage>/<hash>/` + `manifest.json`.
+
+A folder counts as built only once its manifest exists; the manifest is
+written last and atomically, so an interrupted build is never mistaken for a
+finished one. Only such incomplete folders are ever removed — finished
+artifacts of other params stay, which is what lets ablations reuse them.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+MANIFEST = "manifest.json"
+
+TRACKED_PACKAGES = (
+    "citerag", "pymupdf", "pymupdf4llm", "llama-index-core", "chromadb", "rank-bm25",
+    "sentence-transformers", "torch", "transformers", "numpy",
+)
+
+
+def package_versions(names: tuple[str, ...] = TRACKED_PACKAGES) -> dict[str, str]:
+    out = {}
+    for name in names:
+        try:
+            out[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            out[name] = "absent"
+    return out
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write JSON via a temp file + rename so readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, sort_keys=True, ensure_ascii=False)
+            fh.write("\n")
+        os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> None:
+    """Deterministic JSON lines (sorted keys): same rows → byte-identical file."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for row in rows:
+                fh.write(json.dumps(row, sort_keys=True, ensure_ascii=False))
+                fh.write("\n")
+        os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def stage_dir(artifacts_root: Path, stage: str, digest: str) -> Path:
+    return artifacts_root / stage / digest
+
+
+def read_manifest(folder: Path) -> dict | None:
+    """The manifest of a finished artifact, or None when absent/incomplete."""
+    p = folder / MANIFEST
+    if not p.is_file():
+        return None
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except json.JSONDecodeError:
+        return None
+
+
+def prepare(folder: Path) -> Path:
+    """An empty folder to build into; leftovers of an interrupted build are cleared."""
+    if folder.exists() and read_manifest(folder) is None:
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def finish(folder: Path, manifest: dict) -> None:
+    write_json_atomic(folder / MANIFEST, manifest)

@@ -1,0 +1,329 @@
+"""Cleaned pages → chunks that respect headings, tables and algorithms.
+
+Two strategies (param `chunk.strategy`):
+- `structure` (default): blocks (heading, paragraph, list, table, algorithm)
+  are packed up to `target_chars`; a heading starts a new chunk; a table keeps
+  its caption and repeats its header row when split; overlap carries the tail
+  sentences of the previous chunk within the same section.
+- `sentence`: llama-index's `SentenceSplitter` per page (a well-known baseline).
+
+Chunk ids are `{doc_id}::p{start_page}::c{idx}`, idx counting chunks that start
+on that page, so an edit far away in a document does not renumber them.
+Output is a pure function of the input pages and params (deterministic).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+
+from citerag.clean import CleanPage
+from citerag.params import ChunkParams
+
+_HEADING_MD = re.compile(r"^(#{1,6})\s+(.*)$")
+_NUMBERED = re.compile(r"^(?:(Appendix|Annex)\s+([A-Z])\b|([A-Z]|\d+)((?:\.\d+)*)\.?\s)")
+_ALGO_START = re.compile(r"^(?:#+\s*)?Algorithm\s+\d+\b")
+_TABLE_CAPTION = re.compile(r"^Table\s+\d+[.:]")
+_STEP_LINE = re.compile(r"^\d{1,2}: ")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"“])")
+_TABLE_SEP = re.compile(r"^\|?\s*:?-{3,}")
+
+
+def make_chunk_id(doc_id: str, start_page: int, idx: int) -> str:
+    """The one definition of a chunk id."""
+    return f"{doc_id}::p{start_page}::c{idx}"
+
+
+def parse_chunk_id(chunk_id: str) -> tuple[str, int, int]:
+    """(doc_id, start_page, idx) from a chunk id; ValueError when malformed."""
+    m = re.fullmatch(r"(.+)::p(\d+)::c(\d+)", chunk_id)
+    if not m:
+        raise ValueError(f"not a chunk id: {chunk_id!r} (expected DOC::pN::cK)")
+    return m.group(1), int(m.group(2)), int(m.group(3))
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str  # heading | paragraph | list | table | algorithm
+    text: str
+    page: int
+    level: int = 0  # heading depth
+
+
+@dataclass
+class Chunk:
+    chunk_id: str
+    doc_id: str
+    start_page: int
+    end_page: int
+    ordinal: int  # position in its document, for neighbour edges
+    heading_path: list[str]
+    kinds: list[str]
+    text: str
+    n_chars: int = 0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def heading_level(text: str, md_level: int) -> int:
+    """Depth from section numbering ("4.2.2" → 3, "Appendix A" → 1), else markdown level."""
+    m = _NUMBERED.match(text)
+    if m:
+        if m.group(1):
+            return 1
+        return 1 + m.group(4).count(".")
+    return max(1, md_level - 1) if md_level else 1
+
+
+def _table_row(line: str) -> str:
+    """`|a||b|` → `a | | b`: readable, and cell positions survive for column look-ups."""
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    return " | ".join(cells).strip() if any(cells) else ""
+
+
+def page_blocks(page: CleanPage) -> list[Block]:
+    """Split a cleaned page into typed blocks (blank-line separated)."""
+    blocks = []
+    for raw in re.split(r"\n\s*\n", page.text):
+        text = raw.strip()
+        if not text:
+            continue
+        lines = text.split("\n")
+        m = _HEADING_MD.match(lines[0])
+        if m and len(lines) == 1:
+            title = m.group(2).strip()
+            if _ALGO_START.match(title):
+                blocks.append(Block("algorithm", title, page.page))
+            else:
+                blocks.append(Block("heading", title, page.page, heading_level(title, len(m.group(1)))))
+            continue
+        if all(ln.lstrip().startswith("|") for ln in lines):
+            rows = [_table_row(ln) for ln in lines if not _TABLE_SEP.match(ln.strip("| "))]
+            blocks.append(Block("table", "\n".join(r for r in rows if r), page.page))
+        elif _ALGO_START.match(lines[0]) or all(_STEP_LINE.match(ln) for ln in lines):
+            blocks.append(Block("algorithm", text, page.page))
+        elif lines[0].startswith(("- ", "• ")) or re.match(r"^\d+\.\s", lines[0]):
+            blocks.append(Block("list", text, page.page))
+        else:
+            blocks.append(Block("paragraph", text, page.page))
+    return blocks
+
+
+@dataclass
+class _Unit:
+    """Blocks that must stay together (caption + table, an algorithm's parts)."""
+
+    kind: str
+    parts: list[Block] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(b.text for b in self.parts)
+
+
+def _units(blocks: list[Block]) -> list[_Unit]:
+    units: list[_Unit] = []
+    for b in blocks:
+        prev = units[-1] if units else None
+        if prev and b.kind == "table" and prev.kind == "paragraph" and len(prev.parts) == 1 \
+                and _TABLE_CAPTION.match(prev.parts[0].text) and len(prev.parts[0].text) < 300:
+            prev.kind = "table"
+            prev.parts.append(b)
+        elif prev and prev.kind == "table" and b.kind == "table":
+            prev.parts.append(b)  # a table continued on the next page
+        elif prev and prev.kind == "algorithm" and b.kind in ("algorithm", "paragraph", "list") \
+                and not _ALGO_START.match(b.text) and (
+                    b.kind == "algorithm" or b.text.startswith(("Input", "Output"))
+                    or len(prev.parts) == 1):
+            prev.parts.append(b)
+        else:
+            units.append(_Unit(b.kind, [b]))
+    return units
+
+
+def _split_long(unit: _Unit, target: int) -> list[list[tuple[str, int]]]:
+    """Pieces of (text, page) no longer than `target` where possible.
+
+    Tables split on rows and repeat caption + header row; algorithms split on
+    lines; prose splits on sentence boundaries.
+    """
+    items: list[tuple[str, int]] = []
+    header: list[tuple[str, int]] = []
+    for b in unit.parts:
+        if unit.kind in ("table", "algorithm"):
+            lines = b.text.split("\n")
+            if b.kind == "table" and not header:
+                header = [(ln, b.page) for ln in lines[:1]]
+                lines = lines[1:]
+            elif b.kind == "paragraph" and unit.kind == "table":
+                header.append((b.text, b.page))
+                continue
+            items.extend((ln, b.page) for ln in lines)
+        else:
+            items.extend((s, b.page) for s in _SENTENCE_END.split(b.text))
+    if unit.kind == "table":
+        # Caption first, then the header row; both are repeated in each piece.
+        header = sorted(header, key=lambda h: 0 if _TABLE_CAPTION.match(h[0]) else 1)
+    pieces: list[list[tuple[str, int]]] = []
+    cur: list[tuple[str, int]] = list(header)
+    size = sum(len(t) + 1 for t, _ in cur)
+    for text, page in items:
+        if cur and size + len(text) > target and len(cur) > len(header):
+            pieces.append(cur)
+            cur, size = list(header), sum(len(t) + 1 for t, _ in header)
+        cur.append((text, page))
+        size += len(text) + 1
+    if len(cur) > len(header) or not pieces:
+        pieces.append(cur)
+    return pieces
+
+
+def _tail(text: str, budget: int) -> str:
+    """The last whole sentences of `text` fitting in `budget` characters."""
+    if budget <= 0:
+        return ""
+    out: list[str] = []
+    for s in reversed(_SENTENCE_END.split(text)):
+        if sum(len(x) + 1 for x in out) + len(s) > budget:
+            break
+        out.insert(0, s)
+    return " ".join(out)
+
+
+class _Builder:
+    def __init__(self, doc_id: str, params: ChunkParams) -> None:
+        self.doc_id, self.p = doc_id, params
+        self.chunks: list[Chunk] = []
+        self.per_page: dict[int, int] = {}
+        self.cur: list[tuple[str, int, str]] = []  # (text, page, kind)
+        self.path: list[tuple[int, str]] = []
+        self.cur_path: list[str] = []
+
+    def size(self) -> int:
+        return sum(len(t) + 2 for t, _, _ in self.cur)
+
+    def flush(self, overlap: bool) -> None:
+        if not self.cur:
+            return
+        text = "\n\n".join(t for t, _, _ in self.cur).strip()
+        pages = [p for _, p, _ in self.cur]
+        start = min(pages)
+        idx = self.per_page.get(start, 0)
+        self.per_page[start] = idx + 1
+        kinds = sorted({k for _, _, k in self.cur})
+        self.chunks.append(Chunk(
+            chunk_id=make_chunk_id(self.doc_id, start, idx), doc_id=self.doc_id,
+            start_page=start, end_page=max(pages), ordinal=len(self.chunks),
+            heading_path=list(self.cur_path), kinds=kinds, text=text, n_chars=len(text),
+        ))
+        last_text, last_page, last_kind = self.cur[-1]
+        self.cur = []
+        if overlap and self.p.overlap_chars and last_kind in ("paragraph", "list"):
+            tail = _tail(last_text, self.p.overlap_chars)
+            if tail and tail != last_text.strip():
+                self.cur = [(tail, last_page, "overlap")]
+
+    def add(self, unit: _Unit) -> None:
+        first = unit.parts[0]
+        if unit.kind == "heading":
+            if self.size() >= self.p.min_chars or self._only_overlap():
+                self.flush(overlap=False)
+            while self.path and self.path[-1][0] >= first.level:
+                self.path.pop()
+            self.path.append((first.level, first.text))
+            if not self.cur or self._only_overlap():
+                self.cur = []
+                self.cur_path = [t for _, t in self.path]
+            self.cur.append((first.text, first.page, "heading"))
+            return
+        if not self.cur:
+            self.cur_path = [t for _, t in self.path]
+        text = unit.text
+        if self.size() + len(text) <= self.p.target_chars:
+            self.cur.append((text, min(b.page for b in unit.parts), unit.kind))
+            return
+        if self.size() >= self.p.min_chars:
+            self.flush(overlap=True)
+            self.cur_path = [t for _, t in self.path]
+        if self.size() + len(text) <= self.p.target_chars:
+            self.cur.append((text, min(b.page for b in unit.parts), unit.kind))
+            return
+        room = max(self.p.min_chars, self.p.target_chars - self.size())
+        pieces = _split_long(unit, room)
+        for i, piece in enumerate(pieces):
+            if i > 0:
+                self.flush(overlap=False)
+                self.cur_path = [t for _, t in self.path]
+            joiner = " " if unit.kind in ("paragraph", "list") else "\n"
+            body = joiner.join(t for t, _ in piece)
+            self.cur.append((body, min(p for _, p in piece), unit.kind))
+            if i == 0 and len(pieces) > 1:
+                room = self.p.target_chars
+
+    def _only_overlap(self) -> bool:
+        return bool(self.cur) and all(k == "overlap" for _, _, k in self.cur)
+
+
+def chunk_document(pages: list[CleanPage], params: ChunkParams) -> list[Chunk]:
+    """Structure-aware chunks of one document's pages (sorted by page)."""
+    if not pages:
+        return []
+    builder = _Builder(pages[0].doc_id, params)
+    blocks = [b for p in sorted(pages, key=lambda p: p.page) for b in page_blocks(p)]
+    for unit in _units(blocks):
+        builder.add(unit)
+    if builder.cur and not builder._only_overlap():
+        builder.flush(overlap=False)
+    return builder.chunks
+
+
+def _heading_paths_by_page(pages: list[CleanPage]) -> dict[int, list[str]]:
+    """The heading path in effect at the start of each page (for the sentence strategy)."""
+    path: list[tuple[int, str]] = []
+    out = {}
+    for page in sorted(pages, key=lambda p: p.page):
+        out[page.page] = [t for _, t in path]
+        for b in page_blocks(page):
+            if b.kind == "heading":
+                while path and path[-1][0] >= b.level:
+                    path.pop()
+                path.append((b.level, b.text))
+                if not out[page.page]:
+                    out[page.page] = [t for _, t in path]
+    return out
+
+
+def chunk_document_sentence(pages: list[CleanPage], params: ChunkParams) -> list[Chunk]:
+    """llama-index `SentenceSplitter` per page; sizes converted from chars (~4 chars/token)."""
+    from llama_index.core.node_parser import SentenceSplitter
+
+    splitter = SentenceSplitter(
+        chunk_size=max(32, params.target_chars // 4),
+        chunk_overlap=min(params.overlap_chars // 4, max(0, params.target_chars // 4 - 1)),
+    )
+    paths = _heading_paths_by_page(pages)
+    chunks: list[Chunk] = []
+    for page in sorted(pages, key=lambda p: p.page):
+        text = re.sub(r"^#+\s*", "", page.text, flags=re.M)
+        for idx, piece in enumerate(splitter.split_text(text) if text.strip() else []):
+            chunks.append(Chunk(
+                chunk_id=make_chunk_id(page.doc_id, page.page, idx), doc_id=page.doc_id,
+                start_page=page.page, end_page=page.page, ordinal=len(chunks),
+                heading_path=paths.get(page.page, []), kinds=["text"], text=piece,
+                n_chars=len(piece),
+            ))
+    return chunks
+
+
+def chunk_pages(pages: Iterable[CleanPage], params: ChunkParams) -> list[Chunk]:
+    """Chunk every document; order: documents as first seen, chunks in reading order."""
+    by_doc: dict[str, list[CleanPage]] = {}
+    for p in pages:
+        by_doc.setdefault(p.doc_id, []).append(p)
+    fn = chunk_document if params.strategy == "structure" else chunk_document_sentence
+    out: list[Chunk] = []
+    for doc_pages in by_doc.values():
+        out.extend(fn(doc_pages, params))
+    return out

@@ -1,0 +1,260 @@
+"""Page text normalisation: the same rules for every extractor and document.
+
+Pure functions over page records. Cleaning is per document because running
+headers/footers and the vocabulary used to undo hyphenation are per document.
+Table rows (`|`-lines) and algorithm step lines are kept line-for-line.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from citerag.ingest import PageRecord
+from citerag.params import CleanParams
+
+# Characters NFKC leaves alone but that break token matching ("ML‑KEM", "−1").
+_CHAR_MAP = str.maketrans(
+    {
+        "\u2010": "-",  # hyphen
+        "\u2011": "-",  # non-breaking hyphen
+        "\u2212": "-",  # minus sign
+        "\u00a0": " ",
+        "\u2009": " ",
+        "\u202f": " ",
+        "\u200b": "",
+        "\ufeff": "",
+    }
+)
+
+_SOFT_HYPHEN = re.compile(r"\u00ad\s*")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_SUP = re.compile(r"<sup>(.*?)</sup>", re.S)
+_SUB = re.compile(r"<sub>(.*?)</sub>", re.S)
+_BR = re.compile(r"<br\s*/?>", re.I)
+_TAG = re.compile(r"</?(?:u|i|b|em|strong|span|code|s)>", re.I)
+_LISTED_STEP = re.compile(r"^- (\d{1,2}: )")
+_EMPTY_HEADING = re.compile(r"^#+\s*$")
+_LINK = re.compile(r"\[([^\]]+)\]\((?:https?://|#)[^)]*\)")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_ITALIC = re.compile(r"(?<![\w*])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w])")
+_ESCAPES = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
+_LINE_HYPHEN = re.compile(r"([A-Za-z]{2,})-\n([a-z]{2,})")
+_INLINE_HYPHEN = re.compile(r"\b([A-Za-z]{2,})- ([a-z]{2,})\b")
+_WORD = re.compile(r"[A-Za-z]+")
+_PAGE_NUMBER = re.compile(r"^\s*(?:page\s+)?(\d{1,4}|[ivxlcdm]{1,7})(?:\s+of\s+\d+)?\s*$", re.I)
+_SPACES = re.compile(r"[ \t]+")
+_STEP = re.compile(r"(?:(?<=\s)|^)(\d{1,2}): ")
+# A margin line number: 1-4 digits not inside a larger number, not an algorithm step "N:".
+_LINE_NO = re.compile(r"(?<![\d.,\-/])(\d{1,4})(?![\d:]|[.,]\d)")
+
+
+@dataclass(frozen=True)
+class CleanPage:
+    doc_id: str
+    page: int
+    text: str
+
+
+def normalize_chars(text: str, nfkc: bool = True) -> str:
+    """NFKC (math italic 𝑑 → d, ℤ → Z, ligatures) plus hyphen/space variants."""
+    if nfkc:
+        text = unicodedata.normalize("NFKC", text)
+    return _SOFT_HYPHEN.sub("", text.translate(_CHAR_MAP))
+
+
+def strip_markdown(text: str) -> str:
+    """Remove pymupdf4llm's emphasis/HTML while keeping heading markers and table pipes."""
+    text = _HTML_COMMENT.sub("", text)
+    text = _SUP.sub(lambda m: "^" + m.group(1).strip("_* "), text)
+    text = _SUB.sub(lambda m: m.group(1), text)
+    out_lines = []
+    for line in text.split("\n"):
+        # Inside table rows a <br> is a wrapped cell; elsewhere it is a line break.
+        line = _BR.sub(" " if line.lstrip().startswith("|") else "\n", line)
+        line = _LINK.sub(r"\1", _TAG.sub("", line))
+        line = _LISTED_STEP.sub(r"\1", line)
+        if _EMPTY_HEADING.match(line):
+            continue
+        for _ in range(2):  # nested emphasis like **_x_**
+            line = _BOLD.sub(r"\1", line)
+            line = _ITALIC.sub(r"\1", line)
+        line = line.replace("**", "").replace("`", "")
+        line = _ESCAPES.sub(r"\1", line)
+        out_lines.append(line)
+    return "\n".join(out_lines)
+
+
+def split_algorithm_steps(text: str) -> str:
+    """Put numbered algorithm steps ("1: … 2: …") merged onto one line back on their own lines.
+
+    Only a run numbered 1, 2, 3, … in order counts, so "see 3: " in prose is left alone.
+    """
+    out = []
+    for line in text.split("\n"):
+        if line.lstrip().startswith("|"):
+            out.append(line)
+            continue
+        matches = list(_STEP.finditer(line))
+        expected, cuts = 1, []
+        for m in matches:
+            if int(m.group(1)) == expected:
+                cuts.append(m.start())
+                expected += 1
+        if len(cuts) < 2:
+            out.append(line)
+            continue
+        pieces = [line[: cuts[0]]] + [line[a:b] for a, b in zip(cuts, [*cuts[1:], len(line)])]
+        out.extend(p.rstrip() for p in pieces if p.strip())
+    return "\n".join(out)
+
+
+_COMPOUND = re.compile(r"\b([A-Za-z]{2,})-([A-Za-z]{2,})\b")
+_LONG_WORD = re.compile(r"\b[a-z]{6,}\b")
+
+
+def restore_compounds(texts: list[str]) -> list[str]:
+    """Undo over-eager joins ("fourthround") when the document also writes "fourth-round".
+
+    The extractor drops a line-end hyphen even when it belongs to the word; the
+    document's own hyphenated compounds tell which joins were wrong.
+    """
+    compounds: Counter[str] = Counter()
+    plain: Counter[str] = Counter()
+    for t in texts:
+        compounds.update(m.group(0).lower() for m in _COMPOUND.finditer(t))
+        plain.update(_LONG_WORD.findall(t))
+    fix = {c.replace("-", ""): c for c, n in compounds.items() if c.count("-") == 1}
+    fix = {j: c for j, c in fix.items() if plain[j] and compounds[c] >= plain[j]}
+    if not fix:
+        return texts
+    pat = re.compile(r"\b(" + "|".join(map(re.escape, sorted(fix))) + r")\b")
+    return [pat.sub(lambda m: fix[m.group(1)], t) for t in texts]
+
+
+def dehyphenate(text: str, vocabulary: set[str]) -> str:
+    """Join words broken at line ends; inline "ap- proved" only when "approved" is a real word."""
+    text = _LINE_HYPHEN.sub(r"\1\2", text)
+
+    def join(m: re.Match[str]) -> str:
+        joined = m.group(1) + m.group(2)
+        return joined if joined.lower() in vocabulary else m.group(0)
+
+    return _INLINE_HYPHEN.sub(join, text)
+
+
+def _line_number_chain(text: str, max_gap: int = 3) -> list[re.Match[str]]:
+    """The longest increasing run of numbers, each 1..max_gap above the last, in text order.
+
+    Gaps are allowed because a line number glued to a digit ("800154") is not a candidate.
+    """
+    cands = list(_LINE_NO.finditer(text))
+    values = [int(m.group(1)) for m in cands]
+    best = [1] * len(cands)
+    prev = [-1] * len(cands)
+    for i, v in enumerate(values):
+        for j in range(i):
+            if 1 <= v - values[j] <= max_gap and best[j] + 1 > best[i]:
+                best[i], prev[i] = best[j] + 1, j
+    if not cands:
+        return []
+    i = max(range(len(cands)), key=lambda k: (best[k], -k))
+    chain = []
+    while i != -1:
+        chain.append(cands[i])
+        i = prev[i]
+    return chain[::-1]
+
+
+def strip_line_numbers(texts: list[str], min_run: int = 8, min_share: float = 0.5) -> list[str]:
+    """Remove draft-style margin line numbers when most pages of a document carry them.
+
+    A number glued to the word before it ("public140 key") sat where a hyphenated
+    line break was, so the hyphen is restored ("public-key", "800-186").
+    """
+    chains = [_line_number_chain(t) for t in texts]
+    numbered = sum(len(c) >= min_run for c in chains)
+    if not texts or numbered < max(2, min_share * len(texts)):
+        return texts
+    out = []
+    for text, chain in zip(texts, chains):
+        if len(chain) < min_run:
+            out.append(text)
+            continue
+        pieces, pos = [], 0
+        for m in chain:
+            a, b = m.span()
+            glued = a > 0 and text[a - 1].isalnum() and b < len(text) and text[b] == " "
+            pieces.append(text[pos:a] + ("-" if glued else ""))
+            pos = b + 1 if glued else b
+        pieces.append(text[pos:])
+        out.append("".join(pieces))
+    return out
+
+
+def _signature(line: str) -> str:
+    """What makes two running-header lines "the same": digits and markup don't matter."""
+    s = re.sub(r"^#+\s*", "", line.strip()).lower()
+    return re.sub(r"\d+", "#", _SPACES.sub(" ", s))
+
+
+def _edge_indices(lines: list[str], n: int) -> list[int]:
+    nonempty = [i for i, ln in enumerate(lines) if ln.strip()]
+    return sorted(set(nonempty[:n] + nonempty[-n:])) if n else []
+
+
+def find_running_lines(pages: list[list[str]], scan: int, min_share: float) -> set[str]:
+    """Signatures of lines that recur at page edges across a document."""
+    if len(pages) < 4 or scan == 0:
+        return set()
+    counts: Counter[str] = Counter()
+    for lines in pages:
+        counts.update({_signature(lines[i]) for i in _edge_indices(lines, scan)})
+    threshold = max(2, min_share * len(pages))
+    return {sig for sig, c in counts.items() if c >= threshold and sig and sig != "#"}
+
+
+def _tidy(text: str) -> str:
+    lines = [_SPACES.sub(" ", ln).strip() for ln in text.split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def clean_document(pages: list[PageRecord], params: CleanParams) -> list[CleanPage]:
+    """Clean all pages of one document (they must share a doc_id)."""
+    texts = [normalize_chars(p.text, params.nfkc) for p in pages]
+    if params.strip_markdown:
+        texts = [strip_markdown(t) for t in texts]
+    if params.strip_line_numbers:
+        texts = strip_line_numbers(texts)
+    texts = [split_algorithm_steps(t) for t in texts]
+    if params.dehyphenate:
+        vocab = {w.lower() for t in texts for w in _WORD.findall(t)}
+        texts = restore_compounds([dehyphenate(t, vocab) for t in texts])
+    split = [t.split("\n") for t in texts]
+    running = find_running_lines(split, params.header_footer_scan_lines, params.header_footer_min_share)
+    out = []
+    for rec, lines in zip(pages, split):
+        edges = set(_edge_indices(lines, params.header_footer_scan_lines))
+        kept = []
+        for i, line in enumerate(lines):
+            if i in edges and _signature(line) in running:
+                continue
+            if params.strip_page_numbers and i in edges and _PAGE_NUMBER.match(line):
+                continue
+            kept.append(line)
+        out.append(CleanPage(rec.doc_id, rec.page, _tidy("\n".join(kept))))
+    return out
+
+
+def clean_pages(pages: Iterable[PageRecord], params: CleanParams) -> list[CleanPage]:
+    """Clean a mixed list of page records, document by document, order preserved."""
+    by_doc: dict[str, list[PageRecord]] = {}
+    for p in pages:
+        by_doc.setdefault(p.doc_id, []).append(p)
+    out: list[CleanPage] = []
+    for doc_id in by_doc:
+        out.extend(clean_document(sorted(by_doc[doc_id], key=lambda p: p.page), params))
+    return out

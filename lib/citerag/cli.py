@@ -1,0 +1,132 @@
+"""`citerag` command line: thin argument parsing over the library.
+
+Every error a user can cause ends as one line `citerag: error: …` and a
+non-zero exit code; tracebacks are for bugs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from citerag.params import ParamsError, load_params
+
+DEFAULT_PARAMS = "params/default.yaml"
+
+
+class UsageError(ValueError):
+    """Bad command-line input (file, line, flag)."""
+
+
+def _params(args: argparse.Namespace):
+    from citerag.paths import resolve
+
+    path = resolve(args.params)
+    return path, load_params(path, getattr(args, "set", None) or None)
+
+
+def cmd_corpus_fetch(args: argparse.Namespace) -> int:
+    from citerag.corpus import fetch_corpus
+
+    _, params = _params(args)
+    fetch_corpus(params)
+    return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from citerag.corpus import fetch_corpus
+    from citerag.pipeline import build_all
+
+    _, params = _params(args)
+    fetch_corpus(params, log=lambda _m: None)
+    results = build_all(params, progress=not args.quiet)
+    for name, r in results.items():
+        state = "reused" if r.reused else "built"
+        print(f"{name:7s} {state:6s} {r.digest}  {r.seconds:7.2f}s  {json.dumps(r.counts)}  {r.dir}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from citerag.corpus import fetch_corpus
+    from citerag.notebook_runner import run_notebooks
+    from citerag.runs import SUMMARY, new_run_name, run_dir
+
+    path, params = _params(args)
+    fetch_corpus(params)
+    name = args.run_name or new_run_name(path, params)
+    out = run_dir(params, name)
+    overrides = dict(_parse_set(s) for s in (args.set or []))
+    done = run_notebooks(params, path, out, overrides)
+    print(f"\nrun {name}: {len(done)} notebook(s) executed")
+    for nb in done:
+        print(f"  notebook: {nb}")
+    print(f"  summary:  {out / SUMMARY}")
+    return 0
+
+
+def _parse_set(item: str) -> tuple[str, object]:
+    import yaml
+
+    key, _, raw = item.partition("=")
+    return key.strip(), yaml.safe_load(raw)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from citerag import bench
+
+    path, params = _params(args)
+    if args.what == "index":
+        bench.bench_index(params)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="citerag", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def with_params(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--params", default=DEFAULT_PARAMS, help="params YAML (default: %(default)s)")
+        p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                       help="override a param by dotted path, e.g. chunk.target_chars=800")
+        return p
+
+    corpus = sub.add_parser("corpus", help="corpus management")
+    csub = corpus.add_subparsers(dest="corpus_command", required=True)
+    with_params(csub.add_parser("fetch", help="copy from the mirror or download, verify sha256"))\
+        .set_defaults(func=cmd_corpus_fetch)
+
+    p = with_params(sub.add_parser("index", help="ingest, chunk and index (no notebooks)"))
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_index)
+
+    p = with_params(sub.add_parser("run", help="the main job: execute the notebooks into a run"))
+    p.add_argument("--run-name", help="folder name under paths.runs (default: generated)")
+    p.set_defaults(func=cmd_run)
+
+    p = with_params(sub.add_parser("bench", help="benchmarks that print measured figures"))
+    p.add_argument("what", choices=["index"])
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from citerag.corpus import CorpusError
+    from citerag.index.embed import EmbedError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (ParamsError, CorpusError, EmbedError, UsageError) as exc:
+        msg = str(exc).replace("\n", "; ")
+        print(f"citerag: error: {msg}", file=sys.stderr)
+        return 2
+    except FileNotFoundError as exc:
+        print(f"citerag: error: {exc.filename or exc}: file not found", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Indexes over chunks: dense (Chroma + cached embeddings) and sparse (BM25)."""

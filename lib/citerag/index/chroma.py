@@ -1,0 +1,87 @@
+"""The dense index: an embedded, persistent Chroma collection over chunks.
+
+Vectors come from `Embedder` (and its cache), so Chroma never embeds on its
+own; the collection still records a registered embedding function, because
+Chroma refuses to reopen a collection whose function it cannot rebuild, and
+its default function would try to download a model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import chromadb
+import numpy as np
+from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+from chromadb.config import Settings
+from chromadb.utils.embedding_functions import register_embedding_function
+
+from citerag.chunk import Chunk
+from citerag.index.embed import Embedder
+from citerag.params import EmbedParams
+
+
+@register_embedding_function
+class CiteragEmbeddingFunction(EmbeddingFunction[Documents]):
+    """Chroma-facing wrapper of `Embedder` (offline, bundled model)."""
+
+    def __init__(self, model: str, max_seq_length: int = 256, normalize: bool = True) -> None:
+        self._params = EmbedParams(model=model, max_seq_length=max_seq_length, normalize=normalize)
+        self._embedder = Embedder(self._params)
+
+    def __call__(self, input: Documents) -> Embeddings:
+        return list(self._embedder.embed(list(input)))
+
+    @staticmethod
+    def name() -> str:
+        return "citerag-sentence-transformers"
+
+    def get_config(self) -> dict[str, Any]:
+        return {"model": self._params.model, "max_seq_length": self._params.max_seq_length,
+                "normalize": self._params.normalize}
+
+    @staticmethod
+    def build_from_config(config: dict[str, Any]) -> CiteragEmbeddingFunction:
+        return CiteragEmbeddingFunction(**config)
+
+    def is_legacy(self) -> bool:
+        return False
+
+
+def client(path: Path) -> chromadb.ClientAPI:
+    return chromadb.PersistentClient(
+        path=str(path), settings=Settings(anonymized_telemetry=False, allow_reset=False)
+    )
+
+
+def chunk_metadata(c: Chunk) -> dict[str, Any]:
+    """Chroma metadata holds scalars only; lists are joined."""
+    return {
+        "doc_id": c.doc_id, "start_page": c.start_page, "end_page": c.end_page,
+        "ordinal": c.ordinal, "heading": " > ".join(c.heading_path), "kinds": ",".join(c.kinds),
+    }
+
+
+def write_collection(
+    path: Path, name: str, chunks: list[Chunk], vectors: np.ndarray, params: EmbedParams,
+    batch: int = 512,
+) -> None:
+    """Create the collection (cosine HNSW) and add every chunk with its precomputed vector."""
+    ef = CiteragEmbeddingFunction(params.model, params.max_seq_length, params.normalize)
+    coll = client(path).create_collection(
+        name=name, embedding_function=ef, metadata={"hnsw:space": "cosine"}
+    )
+    for i in range(0, len(chunks), batch):
+        part = chunks[i : i + batch]
+        coll.add(
+            ids=[c.chunk_id for c in part],
+            embeddings=vectors[i : i + batch],
+            documents=[c.text for c in part],
+            metadatas=[chunk_metadata(c) for c in part],
+        )
+
+
+def open_collection(path: Path, name: str) -> chromadb.Collection:
+    """Reopen a persisted collection; the registered function is rebuilt from its config."""
+    return client(path).get_collection(name=name)

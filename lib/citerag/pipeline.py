@@ -1,0 +1,206 @@
+"""The build stages ingest → chunk → index, each cached by its stage hash.
+
+Each `run_*` function either finds its finished artifact (same params slice,
+same inputs) and returns it marked `reused`, or builds it. A stage can run
+alone from its inputs on disk; notebooks 01–03 call exactly these.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citerag import artifacts as art
+from citerag.chunk import Chunk, chunk_pages
+from citerag.clean import CleanPage, clean_pages
+from citerag.corpus import corpus_files, load_manifest, sha256_file
+from citerag.ingest import PageRecord, ingest_files
+from citerag.params import Params, stage_hash
+from citerag.paths import resolve
+
+
+@dataclass
+class StageResult:
+    stage: str
+    digest: str
+    dir: Path
+    reused: bool
+    seconds: float
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return self.manifest.get("counts", {})
+
+
+def _root(params: Params) -> Path:
+    return resolve(params.paths.artifacts)
+
+
+def _base_manifest(stage: str, digest: str, params: Params, inputs: dict[str, Any]) -> dict:
+    data = params.to_dict()
+    from citerag.params import STAGE_SECTIONS
+
+    return {
+        "stage": stage,
+        "hash": digest,
+        "params": {s: data[s] for s in STAGE_SECTIONS[stage]},
+        "inputs": inputs,
+        "versions": art.package_versions(),
+    }
+
+
+def _reuse(stage: str, folder: Path, digest: str, t0: float) -> StageResult | None:
+    manifest = art.read_manifest(folder)
+    if manifest is None:
+        return None
+    return StageResult(stage, digest, folder, True, time.perf_counter() - t0, manifest)
+
+
+# -- ingest -------------------------------------------------------------------------------
+
+def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> StageResult:
+    """Extract pages of every corpus PDF (or `files`) into `pages.jsonl` + `ingest_report.json`."""
+    t0 = time.perf_counter()
+    files = sorted(files if files is not None else corpus_files(params), key=lambda p: p.name)
+    corpus_hashes = {p.name: sha256_file(p) for p in files}
+    versions = art.package_versions(("pymupdf", "pymupdf4llm"))
+    digest = stage_hash(params, "ingest", {"files": corpus_hashes, "extractor_versions": versions})
+    folder = art.stage_dir(_root(params), "ingest", digest)
+    if (hit := _reuse("ingest", folder, digest, t0)) is not None:
+        return hit
+    try:
+        manifest_docs = load_manifest(params.corpus.manifest).by_file()
+    except Exception:
+        manifest_docs = {}
+    expected = {f: (d.doc_id, d.pages) for f, d in manifest_docs.items()}
+    art.prepare(folder)
+    log(f"ingest: extracting {len(files)} PDF(s) with the {params.ingest.extractor} extractor")
+    result = ingest_files(files, params.ingest, expected)
+    art.write_jsonl(folder / "pages.jsonl", [vars(p) for p in result.pages])
+    art.write_json_atomic(folder / "ingest_report.json", result.report_rows())
+    seconds = time.perf_counter() - t0
+    manifest = _base_manifest("ingest", digest, params, {"files": corpus_hashes})
+    manifest["counts"] = {
+        "documents": sum(r.status == "ok" for r in result.reports),
+        "skipped": sum(r.status != "ok" for r in result.reports),
+        "pages": len(result.pages),
+    }
+    manifest["timings"] = {"ingest_s": round(seconds, 3)}
+    art.finish(folder, manifest)
+    return StageResult("ingest", digest, folder, False, seconds, manifest)
+
+
+def load_pages(result: StageResult) -> list[PageRecord]:
+    return [PageRecord(**r) for r in art.read_jsonl(result.dir / "pages.jsonl")]
+
+
+def load_ingest_report(result: StageResult) -> list[dict]:
+    import json
+
+    return json.loads((result.dir / "ingest_report.json").read_text(encoding="utf-8"))
+
+
+# -- clean + chunk ------------------------------------------------------------------------
+
+def run_chunk(params: Params, ingest: StageResult, log=print) -> StageResult:
+    """Clean pages and chunk them into `pages_clean.jsonl` + `chunks.jsonl`."""
+    t0 = time.perf_counter()
+    digest = stage_hash(params, "chunk", {"ingest": ingest.digest})
+    folder = art.stage_dir(_root(params), "chunk", digest)
+    if (hit := _reuse("chunk", folder, digest, t0)) is not None:
+        return hit
+    art.prepare(folder)
+    pages = load_pages(ingest)
+    t_clean = time.perf_counter()
+    cleaned = clean_pages(pages, params.clean)
+    t_chunk = time.perf_counter()
+    chunks = chunk_pages(cleaned, params.chunk)
+    t_done = time.perf_counter()
+    log(f"chunk: {len(chunks)} chunks ({params.chunk.strategy}, target {params.chunk.target_chars})")
+    art.write_jsonl(folder / "pages_clean.jsonl", [vars(p) for p in cleaned])
+    art.write_jsonl(folder / "chunks.jsonl", [c.to_dict() for c in chunks])
+    manifest = _base_manifest("chunk", digest, params, {"ingest": ingest.digest})
+    manifest["counts"] = {"pages": len(cleaned), "chunks": len(chunks)}
+    manifest["timings"] = {
+        "clean_s": round(t_chunk - t_clean, 3), "chunk_s": round(t_done - t_chunk, 3),
+    }
+    art.finish(folder, manifest)
+    return StageResult("chunk", digest, folder, False, time.perf_counter() - t0, manifest)
+
+
+def load_clean_pages(result: StageResult) -> list[CleanPage]:
+    return [CleanPage(**r) for r in art.read_jsonl(result.dir / "pages_clean.jsonl")]
+
+
+def load_chunks(result: StageResult) -> list[Chunk]:
+    return [Chunk(**r) for r in art.read_jsonl(result.dir / "chunks.jsonl")]
+
+
+# -- index --------------------------------------------------------------------------------
+
+def doc_titles(params: Params) -> dict[str, str]:
+    try:
+        return {d.doc_id: d.title for d in load_manifest(params.corpus.manifest).documents}
+    except Exception:
+        return {}
+
+
+def index_text(chunk: Chunk, titles: dict[str, str], prefix_headings: bool) -> str:
+    """What the embedding model and BM25 see: title and heading path give context."""
+    if not prefix_headings:
+        return chunk.text
+    head = [titles.get(chunk.doc_id, chunk.doc_id)]
+    if chunk.heading_path:
+        head.append(" > ".join(chunk.heading_path))
+    return "\n".join(head) + "\n" + chunk.text
+
+
+def run_index(params: Params, chunk: StageResult, log=print, progress: bool = True) -> StageResult:
+    """Embed chunks (through the cache), write Chroma, and store BM25 tokens."""
+    from citerag.index import bm25, chroma
+    from citerag.index.embed import Embedder
+
+    t0 = time.perf_counter()
+    digest = stage_hash(params, "index", {"chunk": chunk.digest})
+    folder = art.stage_dir(_root(params), "index", digest)
+    if (hit := _reuse("index", folder, digest, t0)) is not None:
+        return hit
+    art.prepare(folder)
+    chunks = load_chunks(chunk)
+    titles = doc_titles(params)
+    texts = [index_text(c, titles, params.embed.prefix_headings) for c in chunks]
+
+    embedder = Embedder(params.embed, cache_dir=params.paths.cache)
+    t_embed = time.perf_counter()
+    vectors = embedder.embed(texts, progress=progress)
+    t_chroma = time.perf_counter()
+    chroma.write_collection(folder / "chroma", params.index.collection, chunks, vectors, params.embed)
+    t_bm25 = time.perf_counter()
+    tokens = [bm25.tokenize(t, params.index.bm25_stem) for t in texts]
+    art.write_jsonl(folder / "bm25_tokens.jsonl",
+                    [{"chunk_id": c.chunk_id, "tokens": t} for c, t in zip(chunks, tokens)])
+    t_done = time.perf_counter()
+    log(f"index: {len(chunks)} chunks, {embedder.computed} embedded, {embedder.cache_hits} cached")
+
+    manifest = _base_manifest("index", digest, params, {"chunk": chunk.digest})
+    manifest["counts"] = {
+        "chunks": len(chunks), "embedded": embedder.computed, "embedding_cache_hits":
+        embedder.cache_hits, "dim": int(vectors.shape[1]) if len(vectors) else 0,
+    }
+    manifest["timings"] = {
+        "embed_s": round(t_chroma - t_embed, 3), "chroma_s": round(t_bm25 - t_chroma, 3),
+        "bm25_s": round(t_done - t_bm25, 3),
+    }
+    art.finish(folder, manifest)
+    return StageResult("index", digest, folder, False, time.perf_counter() - t0, manifest)
+
+
+def build_all(params: Params, log=print, progress: bool = True) -> dict[str, StageResult]:
+    """Ingest, chunk and index (each reused when already built for these params)."""
+    ingest = run_ingest(params, log=log)
+    chunk = run_chunk(params, ingest, log=log)
+    index = run_index(params, chunk, log=log, progress=progress)
+    return {"ingest": ingest, "chunk": chunk, "index": index}
