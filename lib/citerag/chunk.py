@@ -151,12 +151,13 @@ def _split_long(unit: _Unit, target: int) -> list[list[tuple[str, int]]]:
     """
     items: list[tuple[str, int]] = []
     header: list[tuple[str, int]] = []
+    have_header_row = False
     for b in unit.parts:
         if unit.kind in ("table", "algorithm"):
             lines = b.text.split("\n")
-            if b.kind == "table" and not header:
-                header = [(ln, b.page) for ln in lines[:1]]
-                lines = lines[1:]
+            if b.kind == "table" and not have_header_row:
+                header += [(ln, b.page) for ln in lines[:1]]
+                lines, have_header_row = lines[1:], True
             elif b.kind == "paragraph" and unit.kind == "table":
                 header.append((b.text, b.page))
                 continue
@@ -222,7 +223,7 @@ class _Builder:
         self.cur = []
         if overlap and self.p.overlap_chars and last_kind in ("paragraph", "list"):
             tail = _tail(last_text, self.p.overlap_chars)
-            if tail and tail != last_text.strip():
+            if tail:
                 self.cur = [(tail, last_page, "overlap")]
 
     def add(self, unit: _Unit) -> None:
@@ -250,6 +251,8 @@ class _Builder:
         if self.size() + len(text) <= self.p.target_chars:
             self.cur.append((text, min(b.page for b in unit.parts), unit.kind))
             return
+        if self._only_overlap() and unit.kind in ("table", "algorithm"):
+            self.cur = []  # a split table/algorithm starts clean: its pieces repeat their header
         room = max(self.p.min_chars, self.p.target_chars - self.size())
         pieces = _split_long(unit, room)
         for i, piece in enumerate(pieces):

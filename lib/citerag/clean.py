@@ -196,9 +196,10 @@ def strip_line_numbers(texts: list[str], min_run: int = 8, min_share: float = 0.
 
 
 def _signature(line: str) -> str:
-    """What makes two running-header lines "the same": digits and markup don't matter."""
-    s = re.sub(r"^#+\s*", "", line.strip()).lower()
-    return re.sub(r"\d+", "#", _SPACES.sub(" ", s))
+    """What makes two running-header lines "the same": markup and a page number glued
+    to either end don't matter (digits inside the line do: body lines differ by them)."""
+    s = _SPACES.sub(" ", re.sub(r"^#+\s*", "", line.strip()).lower())
+    return re.sub(r"^\d{1,4}\s+|\s+\d{1,4}$", "", s)
 
 
 def _edge_indices(lines: list[str], n: int) -> list[int]:
@@ -214,7 +215,7 @@ def find_running_lines(pages: list[list[str]], scan: int, min_share: float) -> s
     for lines in pages:
         counts.update({_signature(lines[i]) for i in _edge_indices(lines, scan)})
     threshold = max(2, min_share * len(pages))
-    return {sig for sig, c in counts.items() if c >= threshold and sig and sig != "#"}
+    return {sig for sig, c in counts.items() if c >= threshold and sig and not sig.isdigit()}
 
 
 def _tidy(text: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from citerag.params import ParamsError, load_params
 
@@ -20,10 +21,18 @@ class UsageError(ValueError):
 
 
 def _params(args: argparse.Namespace):
+    import os
+
     from citerag.paths import resolve
 
     path = resolve(args.params)
-    return path, load_params(path, getattr(args, "set", None) or None)
+    params = load_params(path, getattr(args, "set", None) or None)
+    # A relative mirror folder means relative to where the user ran the command; kernels
+    # started later run in notebooks/, so pin it down now.
+    mirror = os.environ.get(params.corpus.mirror_env)
+    if mirror:
+        os.environ[params.corpus.mirror_env] = str(Path(mirror).expanduser().resolve())
+    return path, params
 
 
 def cmd_corpus_fetch(args: argparse.Namespace) -> int:
@@ -75,7 +84,7 @@ def _parse_set(item: str) -> tuple[str, object]:
 def cmd_bench(args: argparse.Namespace) -> int:
     from citerag import bench
 
-    path, params = _params(args)
+    _, params = _params(args)
     if args.what == "index":
         bench.bench_index(params)
     return 0

@@ -35,6 +35,26 @@ class StageResult:
         return self.manifest.get("counts", {})
 
 
+# Source modules whose code shapes each stage's output: editing them invalidates
+# that stage's artifacts (a params-only key would silently serve stale chunks).
+STAGE_CODE: dict[str, tuple[str, ...]] = {
+    "ingest": ("ingest.py",),
+    "chunk": ("clean.py", "chunk.py"),
+    "index": ("index/embed.py", "index/chroma.py", "index/bm25.py", "pipeline.py"),
+}
+
+
+def code_fingerprint(stage: str) -> str:
+    import hashlib
+
+    pkg = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for rel in STAGE_CODE[stage]:
+        h.update(rel.encode())
+        h.update((pkg / rel).read_bytes())
+    return h.hexdigest()[:12]
+
+
 def _root(params: Params) -> Path:
     return resolve(params.paths.artifacts)
 
@@ -67,7 +87,8 @@ def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> St
     files = sorted(files if files is not None else corpus_files(params), key=lambda p: p.name)
     corpus_hashes = {p.name: sha256_file(p) for p in files}
     versions = art.package_versions(("pymupdf", "pymupdf4llm"))
-    digest = stage_hash(params, "ingest", {"files": corpus_hashes, "extractor_versions": versions})
+    digest = stage_hash(params, "ingest", {"files": corpus_hashes, "extractor_versions": versions,
+                                           "code": code_fingerprint("ingest")})
     folder = art.stage_dir(_root(params), "ingest", digest)
     if (hit := _reuse("ingest", folder, digest, t0)) is not None:
         return hit
@@ -108,7 +129,7 @@ def load_ingest_report(result: StageResult) -> list[dict]:
 def run_chunk(params: Params, ingest: StageResult, log=print) -> StageResult:
     """Clean pages and chunk them into `pages_clean.jsonl` + `chunks.jsonl`."""
     t0 = time.perf_counter()
-    digest = stage_hash(params, "chunk", {"ingest": ingest.digest})
+    digest = stage_hash(params, "chunk", {"ingest": ingest.digest, "code": code_fingerprint("chunk")})
     folder = art.stage_dir(_root(params), "chunk", digest)
     if (hit := _reuse("chunk", folder, digest, t0)) is not None:
         return hit
@@ -164,7 +185,7 @@ def run_index(params: Params, chunk: StageResult, log=print, progress: bool = Tr
     from citerag.index.embed import Embedder
 
     t0 = time.perf_counter()
-    digest = stage_hash(params, "index", {"chunk": chunk.digest})
+    digest = stage_hash(params, "index", {"chunk": chunk.digest, "code": code_fingerprint("index")})
     folder = art.stage_dir(_root(params), "index", digest)
     if (hit := _reuse("index", folder, digest, t0)) is not None:
         return hit

@@ -24,7 +24,11 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-_./'][A-Za-z0-9]+)*")
 _ALNUM_SPLIT = re.compile(r"[a-z]+|\d+")
 
 STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "been", "being", "but", "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "how", "if", "in", "into", "is", "it", "its", "may", "might", "must", "of", "on", "or", "our", "shall", "should", "so", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "under", "upon", "was", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "also", "not", "no", "any", "all", "each", "other", "only", "both", "one", "between", "about"]
+    """a an and are as at be been being but by can could did do does for from had has have
+    how if in into is it its may might must of on or our shall should so such than that the
+    their them then there these they this those to under upon was were what when where which
+    while who whom why will with would you your also not no any all each other only both one
+    between about""".split()
 )
 
 

@@ -55,6 +55,21 @@ def client(path: Path) -> chromadb.ClientAPI:
     )
 
 
+def _forget_client(path: Path) -> None:
+    """Drop Chroma's in-process client for `path` (it caches one per folder).
+
+    A stage folder rebuilt in the same process (deleted, then written again)
+    would otherwise reuse a client bound to the deleted files. Chroma has no
+    public call for one path, hence the class attribute.
+    """
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    system = SharedSystemClient._identifier_to_system.pop(str(path), None)
+    SharedSystemClient._identifier_to_refcount.pop(str(path), None)
+    if system is not None:
+        system.stop()
+
+
 def chunk_metadata(c: Chunk) -> dict[str, Any]:
     """Chroma metadata holds scalars only; lists are joined."""
     return {
@@ -69,6 +84,7 @@ def write_collection(
 ) -> None:
     """Create the collection (cosine HNSW) and add every chunk with its precomputed vector."""
     ef = CiteragEmbeddingFunction(params.model, params.max_seq_length, params.normalize)
+    _forget_client(path)
     coll = client(path).create_collection(
         name=name, embedding_function=ef, metadata={"hnsw:space": "cosine"}
     )
@@ -83,5 +99,13 @@ def write_collection(
 
 
 def open_collection(path: Path, name: str) -> chromadb.Collection:
-    """Reopen a persisted collection; the registered function is rebuilt from its config."""
-    return client(path).get_collection(name=name)
+    """Reopen a persisted collection with its embedding function rebuilt from the stored config.
+
+    Chroma rebuilds our registered function from the collection's configuration;
+    passing it back explicitly keeps text queries off Chroma's downloading default.
+    """
+    api = client(path)
+    ef = api.get_collection(name=name).configuration.get("embedding_function")
+    if not isinstance(ef, CiteragEmbeddingFunction):
+        raise RuntimeError(f"{path}: collection {name!r} was not written by citerag")
+    return api.get_collection(name=name, embedding_function=ef)

@@ -1,0 +1,85 @@
+"""Helpers that keep notebooks thin: loading params, tables and plots.
+
+Notebooks call these instead of holding logic; anything here is importable and
+testable. Functions return DataFrames/figures and never print volatile paths.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pandas as pd
+
+from citerag.params import Params, load_params
+from citerag.paths import resolve
+
+
+def setup(params_path: str, overrides: dict[str, Any] | None = None) -> Params:
+    """Params for a notebook run: the file (relative to the repo root) plus overrides."""
+    return load_params(resolve(params_path), overrides or None)
+
+
+def stage_line(result) -> str:
+    """One deterministic line about a stage: its hash and counts (no timings, no paths)."""
+    return f"{result.stage} {result.digest}: " + ", ".join(
+        f"{k}={v}" for k, v in sorted(result.counts.items())
+        if k not in ("embedded", "embedding_cache_hits")
+    )
+
+
+def ingest_table(report_rows: list[dict]) -> pd.DataFrame:
+    df = pd.DataFrame(report_rows)
+    cols = ["doc_id", "file", "status", "reason", "pages", "expected_pages", "chars", "seconds"]
+    df = df[[c for c in cols if c in df.columns]].copy()
+    df["pages_per_s"] = (df["pages"] / df["seconds"].where(df["seconds"] > 0)).round(1)
+    return df
+
+
+def chunk_table(chunks) -> pd.DataFrame:
+    """Per-document chunk statistics."""
+    rows = []
+    by_doc: dict[str, list[int]] = {}
+    for c in chunks:
+        by_doc.setdefault(c.doc_id, []).append(c.n_chars)
+    for doc, sizes in by_doc.items():
+        s = pd.Series(sizes)
+        rows.append({"doc_id": doc, "chunks": len(sizes), "median_chars": int(s.median()),
+                     "p95_chars": int(s.quantile(0.95)), "max_chars": int(s.max())})
+    return pd.DataFrame(rows)
+
+
+def chunk_kinds(chunks) -> pd.DataFrame:
+    counts = Counter(k for c in chunks for k in c.kinds)
+    return pd.DataFrame(sorted(counts.items()), columns=["kind", "chunks"])
+
+
+def chunk_length_histograms(chunks, bins: int = 30):
+    """One small histogram of chunk lengths per document."""
+    import matplotlib.pyplot as plt
+
+    docs = sorted({c.doc_id for c in chunks})
+    fig, axes = plt.subplots(2, (len(docs) + 1) // 2, figsize=(12, 5), sharex=True, squeeze=False)
+    for ax, doc in zip(axes.flat, docs):
+        ax.hist([c.n_chars for c in chunks if c.doc_id == doc], bins=bins, color="#4477aa")
+        ax.set_title(doc, fontsize=9)
+        ax.set_xlabel("chars")
+    for ax in list(axes.flat)[len(docs):]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def example_chunks(chunks, kinds=("table", "algorithm", "paragraph")) -> list:
+    """The first chunk of each kind, for a look at what the chunker produced."""
+    out = []
+    for kind in kinds:
+        match = next((c for c in chunks if kind in c.kinds and c.n_chars > 300), None)
+        if match:
+            out.append(match)
+    return out
+
+
+def show_chunk(c, limit: int = 700) -> str:
+    head = f"{c.chunk_id}  pages {c.start_page}-{c.end_page}  [{' > '.join(c.heading_path)}]"
+    return head + "\n" + c.text[:limit] + ("…" if len(c.text) > limit else "")

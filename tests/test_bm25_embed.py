@@ -1,0 +1,41 @@
+import numpy as np
+import pytest
+from citerag.index.bm25 import BM25Index, tokenize
+from citerag.index.embed import Embedder, EmbedError, resolve_model_path
+from citerag.params import EmbedParams
+
+
+def test_tokenizer_keeps_technical_tokens_whole_and_in_parts():
+    toks = tokenize("ML-KEM-768 uses SHAKE128 (Algorithm 2, SP 800-227)")
+    for t in ["ml-kem-768", "ml-kem", "ml", "kem", "768", "shake128", "shake", "128",
+              "algorithm 2", "800-227", "800", "227"]:
+        assert t in toks
+    assert "uses" not in toks and "use" in toks  # light stemming
+
+
+def test_bm25_prefers_exact_identifier():
+    ids = ["a", "b", "c"]
+    texts = ["ML-KEM-512 key sizes", "ML-KEM-768 key sizes and more text", "SLH-DSA signatures"]
+    idx = BM25Index.from_texts(ids, texts, k1=1.2, b=0.75)
+    assert idx.top("ML-KEM-768 sizes", 3)[0][0] == "b"
+    assert idx.top("completely unrelated", 3) == []
+
+
+def test_embedding_model_and_cache(tmp_path):
+    params = EmbedParams()
+    e = Embedder(params, cache_dir=tmp_path)
+    texts = ["ML-KEM key encapsulation", "stateless hash-based signatures", "ML-KEM key encapsulation"]
+    v = e.embed(texts)
+    assert v.shape == (3, 384) and np.allclose(np.linalg.norm(v, axis=1), 1, atol=1e-4)
+    assert e.computed == 2  # duplicates embedded once
+    e2 = Embedder(params, cache_dir=tmp_path)  # a new process would see the same file
+    assert np.allclose(e2.embed(texts), v) and e2.computed == 0 and e2.cache_hits == 3
+    q = e.embed_query("key encapsulation mechanism")
+    assert float(v[0] @ q) > float(v[1] @ q)
+    other = Embedder(params.model_copy(update={"max_seq_length": 128}), cache_dir=tmp_path)
+    assert other.model_key != e.model_key
+
+
+def test_hub_names_refused():
+    with pytest.raises(EmbedError, match="never fetched from a hub"):
+        resolve_model_path("sentence-transformers/all-mpnet-base-v2")

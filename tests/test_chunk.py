@@ -1,0 +1,63 @@
+import pytest
+from citerag.chunk import chunk_pages, make_chunk_id, page_blocks, parse_chunk_id
+from citerag.clean import CleanPage
+from citerag.params import ChunkParams
+
+PARA = "This is a sentence about ML-KEM parameters and their sizes. " * 6
+
+
+def _pages():
+    return [
+        CleanPage("DOC", 1, f"## 1. Introduction\n\n{PARA}\n\n### 1.1 Scope\n\n{PARA}"),
+        CleanPage("DOC", 2, "Table 3. Sizes (in bytes)\n\n|name|ek|dk|\n|---|---|---|\n"
+                  + "\n".join(f"|ML-KEM-{i}|{i * 2}|{i * 3}|" for i in range(40))),
+        CleanPage("DOC", 3, "## 2. Algorithms\n\n##### Algorithm 2 KeyGen()\n\n1: d ← B\n2: return d\n\n" + PARA),
+    ]
+
+
+def test_chunk_id_roundtrip():
+    cid = make_chunk_id("NIST.SP.800-227", 12, 3)
+    assert cid == "NIST.SP.800-227::p12::c3"
+    assert parse_chunk_id(cid) == ("NIST.SP.800-227", 12, 3)
+    with pytest.raises(ValueError):
+        parse_chunk_id("nope")
+
+
+def test_blocks_typed():
+    kinds = [b.kind for b in page_blocks(_pages()[2])]
+    assert kinds == ["heading", "algorithm", "algorithm", "paragraph"]
+
+
+def test_structure_chunks_follow_headings_and_keep_tables_whole():
+    params = ChunkParams(target_chars=500, overlap_chars=80, min_chars=100)
+    chunks = chunk_pages(_pages(), params)
+    ids = [c.chunk_id for c in chunks]
+    assert len(ids) == len(set(ids))
+    scope = [c for c in chunks if c.heading_path == ["1. Introduction", "1.1 Scope"]]
+    assert scope and scope[0].text.startswith("1.1 Scope")
+    tables = [c for c in chunks if "table" in c.kinds]
+    assert len(tables) > 1  # split on rows ...
+    for c in tables:  # ... each piece repeating caption and header row
+        assert "Table 3. Sizes (in bytes)\nname | ek | dk\nML-KEM-" in c.text
+        assert c.n_chars <= params.target_chars + 60
+    algo = next(c for c in chunks if "algorithm" in c.kinds)
+    assert "Algorithm 2 KeyGen()" in algo.text and "2: return d" in algo.text
+    assert algo.heading_path == ["2. Algorithms"]
+
+
+def test_overlap_carries_previous_sentences():
+    page = CleanPage("D", 1, "\n\n".join(f"Sentence number {i} is here." for i in range(60)))
+    chunks = chunk_pages([page], ChunkParams(target_chars=300, overlap_chars=60, min_chars=50))
+    assert len(chunks) > 2
+    tail = chunks[0].text.split("\n\n")[-1]
+    assert chunks[1].text.startswith(tail)
+
+
+def test_deterministic_and_sentence_strategy():
+    params = ChunkParams(target_chars=400, overlap_chars=50, min_chars=100)
+    a = [c.to_dict() for c in chunk_pages(_pages(), params)]
+    b = [c.to_dict() for c in chunk_pages(_pages(), params)]
+    assert a == b
+    sent = chunk_pages(_pages(), params.model_copy(update={"strategy": "sentence"}))
+    assert sent and all(c.start_page == c.end_page for c in sent)
+    assert {c.start_page for c in sent} == {1, 2, 3}

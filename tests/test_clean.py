@@ -1,0 +1,58 @@
+from citerag.clean import (
+    clean_document,
+    dehyphenate,
+    normalize_chars,
+    restore_compounds,
+    split_algorithm_steps,
+    strip_line_numbers,
+    strip_markdown,
+)
+from citerag.ingest import PageRecord
+from citerag.params import CleanParams
+
+
+def test_nfkc_turns_math_italic_into_ascii():
+    assert normalize_chars("𝑑-bit integers in ℤ𝑞, ML\u2011KEM, a\u00adb") == "d-bit integers in Zq, ML-KEM, ab"
+
+
+def test_markdown_stripped_but_tables_and_headings_kept():
+    md = "## **8. Parameter Sets**\n\n**Table 2.** _Approved_ sets\n|a<br>b|2<sup>d</sup>|\n<!-- x -->"
+    out = strip_markdown(md)
+    assert "## 8. Parameter Sets" in out and "Table 2. Approved sets" in out
+    assert "|a b|2^d|" in out and "<!--" not in out
+
+
+def test_dehyphenation_uses_document_vocabulary():
+    vocab = {"approved", "implementation"}
+    assert dehyphenate("ap- proved and pre- and post", vocab) == "approved and pre- and post"
+    assert dehyphenate("implemen-\ntation", vocab) == "implementation"
+
+
+def test_restore_compounds_from_document_usage():
+    texts = ["the fourth-round candidates", "fourth-round again", "selected fourthround KEMs"]
+    assert restore_compounds(texts)[2] == "selected fourth-round KEMs"
+
+
+def test_algorithm_steps_back_on_their_own_lines():
+    out = split_algorithm_steps("Algorithm 1 1: for i do 2: x ← 0 3: return x")
+    assert out.split("\n") == ["Algorithm 1", "1: for i do", "2: x ← 0", "3: return x"]
+    assert split_algorithm_steps("see note 3: nothing") == "see note 3: nothing"
+
+
+def test_margin_line_numbers_removed_only_in_numbered_documents():
+    numbered = [" ".join(f"{n} word{n}" for n in range(s, s + 12)) + " public13 key" for s in (1, 14, 27)]
+    out = strip_line_numbers(numbered)
+    assert "word5" in out[0] and " 5 " not in out[0]
+    plain = ["ML-KEM-512 uses 256 and 3329", "Table 2 has 128 192 256"] * 3
+    assert strip_line_numbers(plain) == plain
+
+
+def test_running_headers_footers_and_page_numbers_removed():
+    pages = [
+        PageRecord("D", i, f"FIPS 203\nMODULE-LATTICE KEM\n\nBody text of page {i} unique{i}.\n\n{i + 9}")
+        for i in range(1, 7)
+    ]
+    out = clean_document(pages, CleanParams())
+    for p in out:
+        assert "FIPS 203" not in p.text and "MODULE-LATTICE" not in p.text
+        assert p.text == f"Body text of page {p.page} unique{p.page}."

@@ -1,0 +1,70 @@
+from pathlib import Path
+
+import pytest
+from citerag.params import Params, ParamsError, load_params, stable_hash, stage_hash
+from citerag.paths import repo_root
+
+
+def test_default_yaml_matches_model_defaults():
+    assert load_params(repo_root() / "params" / "default.yaml") == Params()
+
+
+def test_unknown_key_names_the_field(tmp_path: Path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("chunk:\n  target_chars: 800\n  overlapp_chars: 10\n")
+    with pytest.raises(ParamsError) as e:
+        load_params(p)
+    assert str(p) in str(e.value) and "chunk.overlapp_chars" in str(e.value)
+
+
+def test_out_of_range_value_names_field_and_value(tmp_path: Path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("chunk:\n  target_chars: 5\n")
+    with pytest.raises(ParamsError, match=r"chunk\.target_chars.*got 5"):
+        load_params(p)
+
+
+def test_cross_field_rule(tmp_path: Path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("chunk:\n  target_chars: 400\n  overlap_chars: 400\n")
+    with pytest.raises(ParamsError, match="overlap_chars"):
+        load_params(p)
+
+
+def test_wrong_type_and_bad_yaml(tmp_path: Path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("ingest:\n  extractor: ocr\n")
+    with pytest.raises(ParamsError, match="ingest.extractor"):
+        load_params(p)
+    p.write_text("chunk: [1, 2\n")
+    with pytest.raises(ParamsError, match="not valid YAML"):
+        load_params(p)
+    with pytest.raises(ParamsError, match="not found"):
+        load_params(tmp_path / "missing.yaml")
+
+
+def test_overrides_dotted_and_validated():
+    p = load_params(None, ["chunk.target_chars=800", "index.bm25_stem=false"])
+    assert p.chunk.target_chars == 800 and p.index.bm25_stem is False
+    with pytest.raises(ParamsError, match="unknown field"):
+        load_params(None, {"chunk.size": 3})
+    with pytest.raises(ParamsError, match="no section"):
+        load_params(None, {"chunks.target_chars": 3})
+    with pytest.raises(ParamsError, match="chunk.target_chars"):
+        Params().with_overrides({"chunk.target_chars": -1})
+
+
+def test_stage_hash_depends_only_on_relevant_params():
+    base = Params()
+    other_index = base.with_overrides({"index.bm25_k1": 2.0})
+    other_chunk = base.with_overrides({"chunk.target_chars": 600})
+    up = {"ingest": "abc"}
+    assert stage_hash(base, "chunk", up) == stage_hash(other_index, "chunk", up)
+    assert stage_hash(base, "chunk", up) != stage_hash(other_chunk, "chunk", up)
+    assert stage_hash(base, "chunk", up) != stage_hash(base, "chunk", {"ingest": "abd"})
+    assert stage_hash(base, "index", {"chunk": "x"}) != stage_hash(other_index, "index", {"chunk": "x"})
+
+
+def test_stable_hash_ignores_key_order():
+    assert stable_hash({"a": 1, "b": [1, 2]}) == stable_hash({"b": [1, 2], "a": 1})
+    assert stable_hash({"a": 1}) != stable_hash({"a": 2})
