@@ -57,3 +57,31 @@ def bench_index(params: Params, out=print) -> dict:
     for key, value in figures.items():
         out(f"  {key:34s} {value}")
     return figures
+
+
+def bench_retrieve(params: Params, questions: str = "data/eval/questions.jsonl", repeats: int = 3,
+                   out=print) -> list[dict]:
+    """Quality and latency of every retriever over the eval set; latency pooled over repeats
+    (the first pass warms the model, the index and the caches, and is not counted)."""
+    from citerag.evalset import load_questions
+    from citerag.evaluate import evaluate_retrievers, latency_summary, metrics_table
+    from citerag.paths import resolve
+
+    items = load_questions(resolve(questions))
+    evaluate_retrievers(params, items[:5], baseline=True)  # warm-up
+    pooled: dict[str, list[float]] = {}
+    first = None
+    for _ in range(repeats):
+        runs = evaluate_retrievers(params, items, baseline=True)
+        first = first or runs
+        for name, run in runs.items():
+            pooled.setdefault(name, []).extend(run.latencies_ms)
+    rows = metrics_table(first, items)
+    for row in rows:
+        row.update(latency_summary(pooled[row["retriever"]]))
+    cols = ["recall@8", "mrr@8", "ndcg@8", "recall@1", "hit@8_strict", "hit@8_doc", "hit@8_pm1", "p50_ms", "p95_ms"]
+    out(f"citerag bench retrieve ({rows[0]['questions']} answerable questions, latency over {repeats} passes)")
+    out(f"  {'retriever':18s} " + " ".join(f"{c:>12s}" for c in cols))
+    for row in rows:
+        out(f"  {row['retriever']:18s} " + " ".join(f"{row[c]:12.3f}" for c in cols))
+    return rows

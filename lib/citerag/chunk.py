@@ -213,7 +213,7 @@ class _Builder:
         start = min(pages)
         idx = self.per_page.get(start, 0)
         self.per_page[start] = idx + 1
-        kinds = sorted({k for _, _, k in self.cur})
+        kinds = sorted({k for _, _, k in self.cur if k != "overlap"})
         self.chunks.append(Chunk(
             chunk_id=make_chunk_id(self.doc_id, start, idx), doc_id=self.doc_id,
             start_page=start, end_page=max(pages), ordinal=len(self.chunks),

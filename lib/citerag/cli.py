@@ -81,12 +81,35 @@ def _parse_set(item: str) -> tuple[str, object]:
     return key.strip(), yaml.safe_load(raw)
 
 
+def cmd_retrieve(args: argparse.Namespace) -> int:
+    """Batch contract: one output line per input line, in order (see README)."""
+    from citerag.batch import read_jsonl_records, write_jsonl_atomic
+    from citerag.retrieval.retriever import Retriever
+    from citerag.retrieval.store import load_store
+
+    records = read_jsonl_records(args.questions, {"qid": object, "question": str})
+    _, params = _params(args)
+    store = load_store(params)
+    retriever = Retriever(store, params.retrieve)
+
+    def rows():
+        for rec in records:
+            res = retriever.search(rec["question"], k=args.k)
+            yield {"qid": rec["qid"], "hits": [h.contract() for h in res.hits]}
+
+    n = write_jsonl_atomic(args.out, rows())
+    print(f"retrieve: {n} question(s) → {args.out}", file=sys.stderr)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from citerag import bench
 
     _, params = _params(args)
     if args.what == "index":
         bench.bench_index(params)
+    elif args.what == "retrieve":
+        bench.bench_retrieve(params)
     return 0
 
 
@@ -113,20 +136,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run-name", help="folder name under paths.runs (default: generated)")
     p.set_defaults(func=cmd_run)
 
+    p = with_params(sub.add_parser("retrieve", help="batch retrieval: questions JSONL → hits JSONL"))
+    p.add_argument("--questions", required=True, help="JSON lines with at least qid and question")
+    p.add_argument("--out", required=True, help="output JSON lines: {qid, hits: [...]}")
+    p.add_argument("--k", type=int, default=None, help="hits per question (default: retrieve.k)")
+    p.set_defaults(func=cmd_retrieve)
+
     p = with_params(sub.add_parser("bench", help="benchmarks that print measured figures"))
-    p.add_argument("what", choices=["index"])
+    p.add_argument("what", choices=["index", "retrieve"])
     p.set_defaults(func=cmd_bench)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    from citerag.batch import BatchInputError
     from citerag.corpus import CorpusError
     from citerag.index.embed import EmbedError
 
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (ParamsError, CorpusError, EmbedError, UsageError) as exc:
+    except (ParamsError, CorpusError, EmbedError, UsageError, BatchInputError) as exc:
         msg = str(exc).replace("\n", "; ")
         print(f"citerag: error: {msg}", file=sys.stderr)
         return 2

@@ -21,8 +21,8 @@ def setup(params_path: str, overrides: dict[str, Any] | None = None) -> Params:
 
 
 def stage_line(result) -> str:
-    """One deterministic line about a stage: its hash and counts (no timings, no paths)."""
-    return f"{result.stage} {result.digest}: " + ", ".join(
+    """One deterministic line about a stage: its counts (no hash, timings or paths)."""
+    return f"{result.stage}: " + ", ".join(
         f"{k}={v}" for k, v in sorted(result.counts.items())
         if k not in ("embedded", "embedding_cache_hits")
     )
@@ -83,3 +83,20 @@ def example_chunks(chunks, kinds=("table", "algorithm", "paragraph")) -> list:
 def show_chunk(c, limit: int = 700) -> str:
     head = f"{c.chunk_id}  pages {c.start_page}-{c.end_page}  [{' > '.join(c.heading_path)}]"
     return head + "\n" + c.text[:limit] + ("…" if len(c.text) > limit else "")
+
+
+def retrieval_table(rows: list[dict]) -> pd.DataFrame:
+    cols = ["retriever", "recall@1", "recall@3", "recall@5", "recall@8", "mrr@8", "ndcg@8",
+            "hit@8_strict", "hit@8_doc", "hit@8_pm1", "p50_ms", "p95_ms"]
+    return pd.DataFrame(rows)[cols].set_index("retriever").round(3)
+
+
+def plot_retrieval(df: pd.DataFrame, metrics=("recall@8", "mrr@8", "ndcg@8", "recall@1")):
+    """Grouped bars: one group per metric, one bar per retriever."""
+
+    ax = df[list(metrics)].T.plot.bar(figsize=(9, 4), rot=0, ylim=(0, 1))
+    ax.set_ylabel("score")
+    ax.set_title("Retrievers on the eval set (answerable questions)")
+    ax.legend(fontsize=8)
+    ax.figure.tight_layout()
+    return ax.figure

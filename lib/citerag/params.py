@@ -107,6 +107,38 @@ class IndexParams(_Section):
     bm25_stem: bool = True
 
 
+class RerankWeights(_Section):
+    """Weights of the feature reranker's linear score (see retrieval/rerank.py)."""
+
+    fused: float = Field(1.0, ge=0, le=100)       # RRF score, normalised to the best candidate
+    dense: float = Field(1.0, ge=0, le=100)       # cosine similarity to the query
+    identifier: float = Field(1.5, ge=0, le=100)  # share of the query's technical identifiers present
+    phrase: float = Field(0.6, ge=0, le=100)      # share of query bigrams present
+    heading: float = Field(0.4, ge=0, le=100)     # query words in the heading path
+    anchor: float = Field(1.5, ge=0, le=100)      # the chunk defines an Algorithm/Table/Section named
+    mode: float = Field(0.5, ge=0, le=100)        # chunk kind matches the query's mode
+    defines: float = Field(1.0, ge=0, le=100)     # chunk holds the defining entry of the asked term
+    doc: float = Field(1.0, ge=0, le=100)         # document named or implied by the query
+    boilerplate: float = Field(2.0, ge=0, le=100)  # penalty: contents lists, references
+
+
+class RetrieveParams(_Section):
+    """Hybrid retrieval: dense + BM25 (+ query variants) → RRF → feature rerank."""
+
+    method: Literal["hybrid", "dense", "bm25"] = "hybrid"
+    k: int = Field(8, ge=1, le=100)
+    depth: int = Field(40, ge=1, le=1000)          # candidates per ranking
+    rrf_k0: float = Field(60.0, ge=0, le=10000)
+    weight_dense: float = Field(1.0, ge=0, le=10)
+    weight_bm25: float = Field(1.0, ge=0, le=10)
+    variants: bool = True                          # aliases, Algorithm N forms, acronyms
+    variant_weight: float = Field(0.5, ge=0, le=10)
+    max_variants: int = Field(4, ge=0, le=20)
+    rerank: bool = True
+    rerank_depth: int = Field(40, ge=1, le=1000)
+    weights: RerankWeights = RerankWeights()
+
+
 class Params(_Section):
     """All knobs of a run. Sections are added as stages are added."""
 
@@ -117,6 +149,7 @@ class Params(_Section):
     chunk: ChunkParams = ChunkParams()
     embed: EmbedParams = EmbedParams()
     index: IndexParams = IndexParams()
+    retrieve: RetrieveParams = RetrieveParams()
 
     def to_dict(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

@@ -15,7 +15,8 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 
 _REF = re.compile(
-    r"\b(algorithms?|tables?|sections?|sec\.|figures?|fig\.|appendix|appendices|equations?)"
+    r"\b(algorithms?|tables?|sections?|sec\.|figures?|fig\.|appendix|appendices|equations?|definitions?"
+    r"|examples?|theorems?)"
     r"\s+([A-Z]?\d+(?:\.\d+)*|[A-Z])\b",
     re.I,
 )

@@ -1,0 +1,63 @@
+"""JSON-lines batch I/O shared by `citerag retrieve`, `ask` and `chat`.
+
+Inputs are validated in full before any work starts, so a bad line 900 fails
+in a second with its line number instead of after 899 answers; outputs are
+written atomically (one line per input line, in order).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+
+class BatchInputError(ValueError):
+    """A batch input file or line is unusable; the message names the file and line."""
+
+
+def read_jsonl_records(path: str | Path, required: dict[str, type]) -> list[dict[str, Any]]:
+    """Parse every non-blank line; each must be a JSON object with the `required` fields."""
+    p = Path(path)
+    if not p.is_file():
+        raise BatchInputError(f"{p}: file not found")
+    records = []
+    with open(p, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise BatchInputError(f"{p}:{n}: not valid JSON ({exc.msg})") from None
+            if not isinstance(obj, dict):
+                raise BatchInputError(f"{p}:{n}: expected a JSON object, got {type(obj).__name__}")
+            for key, typ in required.items():
+                if key not in obj:
+                    raise BatchInputError(f"{p}:{n}: missing field {key!r}")
+                value = obj[key]
+                if typ is str and (not isinstance(value, str) or not value.strip()):
+                    raise BatchInputError(f"{p}:{n}: field {key!r} must be a non-empty string")
+                if typ is list and not isinstance(value, list):
+                    raise BatchInputError(f"{p}:{n}: field {key!r} must be a list")
+            records.append(obj)
+    return records
+
+
+def write_jsonl_atomic(path: str | Path, rows: Iterable[dict[str, Any]]) -> int:
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=p.parent)
+    n = 0
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for row in rows:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+                n += 1
+        os.replace(tmp, p)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    return n

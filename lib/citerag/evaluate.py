@@ -1,0 +1,210 @@
+"""Retrieval metrics over gold page spans.
+
+Relevance: a hit is relevant to a gold span when the doc_id matches and the
+page ranges overlap. Each gold span counts once: a question's ranked hits are
+mapped onto span ids (the first not-yet-credited span a hit overlaps, else a
+non-relevant id), and Recall@k, MRR@k (RR) and nDCG@k (binary) are computed by
+`ir-measures` (trec_eval's implementations) over those span ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import ir_measures
+from ir_measures import RR, R, nDCG
+
+from citerag.evalset import EvalItem, GoldSpan
+
+KS = (1, 3, 5, 8)
+
+
+@dataclass(frozen=True)
+class RankedHit:
+    chunk_id: str
+    doc_id: str
+    start_page: int
+    end_page: int
+
+
+def overlaps(hit: RankedHit, span: GoldSpan, slack: int = 0) -> bool:
+    return (hit.doc_id == span.doc_id and hit.start_page <= span.end_page + slack
+            and hit.end_page >= span.start_page - slack)
+
+
+def span_ids(hits: Sequence[RankedHit], gold: Sequence[GoldSpan]) -> list[str]:
+    """Each hit → the id of the first gold span it covers that no earlier hit covered."""
+    credited: set[int] = set()
+    out = []
+    for i, h in enumerate(hits):
+        sid = f"nonrel-{i}"
+        for j, g in enumerate(gold):
+            if j not in credited and overlaps(h, g):
+                credited.add(j)
+                sid = f"span-{j}"
+                break
+        out.append(sid)
+    return out
+
+
+def retrieval_metrics(runs: dict[str, Sequence[RankedHit]], items: Sequence[EvalItem],
+                      ks: Sequence[int] = KS) -> dict[str, float]:
+    """Mean Recall@k, MRR@k, nDCG@k over answerable items, plus hit rates (strict, doc, ±1 page)."""
+    answerable = [it for it in items if it.answerable and it.gold]
+    qrels = [ir_measures.Qrel(it.qid, f"span-{j}", 1) for it in answerable for j in range(len(it.gold))]
+    run = []
+    for it in answerable:
+        for r, sid in enumerate(span_ids(runs.get(it.qid, []), it.gold), start=1):
+            run.append(ir_measures.ScoredDoc(it.qid, sid, 1000.0 - r))
+    measures = [m @ k for k in ks for m in (R, RR, nDCG)]
+    agg = ir_measures.calc_aggregate(measures, qrels, run) if run else {}
+    out: dict[str, float] = {}
+    for k in ks:
+        out[f"recall@{k}"] = float(agg.get(R @ k, 0.0))
+        out[f"mrr@{k}"] = float(agg.get(RR @ k, 0.0))
+        out[f"ndcg@{k}"] = float(agg.get(nDCG @ k, 0.0))
+    kmax = max(ks)
+    n = len(answerable) or 1
+    out[f"hit@{kmax}_strict"] = sum(any(overlaps(h, g) for h in runs.get(it.qid, [])[:kmax] for g in it.gold)
+                                    for it in answerable) / n
+    out[f"hit@{kmax}_doc"] = sum(any(h.doc_id == g.doc_id for h in runs.get(it.qid, [])[:kmax] for g in it.gold)
+                                 for it in answerable) / n
+    out[f"hit@{kmax}_pm1"] = sum(any(overlaps(h, g, 1) for h in runs.get(it.qid, [])[:kmax] for g in it.gold)
+                                 for it in answerable) / n
+    out["questions"] = len(answerable)
+    return out
+
+
+def per_question(runs: dict[str, Sequence[RankedHit]], items: Sequence[EvalItem], k: int = 8) -> list[dict]:
+    """Per answerable question: first relevant rank and share of gold spans found in top k."""
+    rows = []
+    for it in items:
+        if not (it.answerable and it.gold):
+            continue
+        hits = list(runs.get(it.qid, []))[:k]
+        first = next((r for r, h in enumerate(hits, 1) if any(overlaps(h, g) for g in it.gold)), None)
+        found = sum(any(overlaps(h, g) for h in hits) for g in it.gold)
+        rows.append({"qid": it.qid, "type": it.type, "first_relevant_rank": first,
+                     "spans_found": found, "spans": len(it.gold)})
+    return rows
+
+
+def miss_cause(rankings: dict[str, list[str]], chunk_pages: dict[str, RankedHit], gold: Sequence[GoldSpan],
+               k: int, rerank_depth: int) -> str | None:
+    """Why no relevant chunk reached the top k: None (not a miss), `never_retrieved`
+    (no retriever ranked one), `lost_in_fusion` (retrieved, but fusion left it out of the
+    pool/top k), or `demoted_by_rerank` (in the fused top k, pushed out by the reranker)."""
+
+    def relevant(cid: str) -> bool:
+        return any(overlaps(chunk_pages[cid], g) for g in gold)
+
+    final = rankings.get("rerank", rankings.get("fused", []))
+    if any(relevant(c) for c in final[:k]):
+        return None
+    sources = [ids for name, ids in rankings.items() if name not in ("fused", "rerank")]
+    if not any(relevant(c) for ids in sources for c in ids):
+        return "never_retrieved"
+    fused = rankings.get("fused", [])
+    if "rerank" in rankings and any(relevant(c) for c in fused[:k]):
+        return "demoted_by_rerank"
+    if "rerank" in rankings and any(relevant(c) for c in fused[:rerank_depth]):
+        return "demoted_by_rerank"
+    return "lost_in_fusion"
+
+
+# -- running retrievers over an eval set ---------------------------------------------------
+
+@dataclass
+class SearchRun:
+    """One retriever over an eval set: ranked hits, latencies and (if any) stage rankings."""
+
+    name: str
+    runs: dict[str, list[RankedHit]]
+    latencies_ms: list[float]
+    rankings: dict[str, dict[str, list[str]]]
+
+
+def _as_ranked(h) -> RankedHit:
+    get = h.get if isinstance(h, dict) else lambda k: getattr(h, k)
+    return RankedHit(get("chunk_id"), get("doc_id"), int(get("start_page")), int(get("end_page")))
+
+
+def run_search(name: str, search, items: Sequence[EvalItem]) -> SearchRun:
+    """`search(question)` returns a RetrievalResult or a list of hits (objects or dicts)."""
+    import time
+
+    runs, lat, rankings = {}, [], {}
+    for it in items:
+        t0 = time.perf_counter()
+        res = search(it.question)
+        lat.append((time.perf_counter() - t0) * 1000)
+        hits = res.hits if hasattr(res, "hits") else res
+        runs[it.qid] = [_as_ranked(h) for h in hits]
+        if hasattr(res, "rankings"):
+            rankings[it.qid] = res.rankings
+    return SearchRun(name, runs, lat, rankings)
+
+
+def latency_summary(latencies_ms: Sequence[float]) -> dict[str, float]:
+    import numpy as np
+
+    a = np.asarray(latencies_ms, dtype=float)
+    return {"p50_ms": round(float(np.percentile(a, 50)), 2), "p95_ms": round(float(np.percentile(a, 95)), 2)}
+
+
+def evaluate_retrievers(params, items: Sequence[EvalItem], baseline: bool = True,
+                        methods: Sequence[str] = ("dense", "bm25", "hybrid")) -> dict[str, SearchRun]:
+    """Every retriever (and LlamaIndex's default VectorStoreIndex) over the same items."""
+    from citerag.retrieval.retriever import Retriever
+    from citerag.retrieval.store import load_store
+
+    store = load_store(params)
+    out = {}
+    for method in methods:
+        r = Retriever(store, params.retrieve.model_copy(update={"method": method}))
+        out[method] = run_search(method, r.search, items)
+    if baseline:
+        from citerag.retrieval.baseline import LlamaIndexBaseline
+
+        b = LlamaIndexBaseline(store, k=params.retrieve.k)
+        out["llamaindex_vector"] = run_search("llamaindex_vector", b.search, items)
+    return out
+
+
+def metrics_table(runs: dict[str, SearchRun], items: Sequence[EvalItem]) -> list[dict]:
+    rows = []
+    for name, run in runs.items():
+        m = retrieval_metrics(run.runs, items)
+        rows.append({"retriever": name, **{k: round(v, 4) for k, v in m.items()},
+                     **latency_summary(run.latencies_ms)})
+    return rows
+
+
+def misses(run: SearchRun, items: Sequence[EvalItem], chunk_pages: dict[str, RankedHit],
+           k: int = 8, rerank_depth: int = 40) -> list[dict]:
+    """Answerable questions whose first relevant hit is not at rank 1, with the cause of a miss."""
+    rows = []
+    for row in per_question(run.runs, items, k):
+        if row["first_relevant_rank"] == 1:
+            continue
+        it = next(i for i in items if i.qid == row["qid"])
+        cause = (miss_cause(run.rankings[it.qid], chunk_pages, it.gold, k, rerank_depth)
+                 if it.qid in run.rankings else ("miss" if row["first_relevant_rank"] is None else None))
+        top = run.runs[it.qid][0].chunk_id if run.runs[it.qid] else None
+        rows.append({**row, "cause": cause or "ranked_low", "question": it.question, "top_hit": top})
+    return rows
+
+
+# The issue's retrieval targets, checked in one place (notebook 04 prints them).
+RETRIEVAL_TARGETS = {"recall@8": 0.90, "mrr@8": 0.75, "ndcg@8": 0.78}
+
+
+def retrieval_target_checks(rows: list[dict], system: str = "hybrid",
+                            baseline: str = "llamaindex_vector") -> dict[str, bool]:
+    by = {r["retriever"]: r for r in rows}
+    checks = {f"{system} {m} >= {t}": by[system][m] >= t for m, t in RETRIEVAL_TARGETS.items()}
+    if baseline in by:
+        for m in ("recall@8", "mrr@8"):
+            checks[f"{system} beats {baseline} on {m}"] = by[system][m] > by[baseline][m]
+    return checks

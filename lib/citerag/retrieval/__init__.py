@@ -1,0 +1,1 @@
+"""Retrieval over the built index: dense, BM25, hybrid fusion and reranking."""

@@ -1,0 +1,102 @@
+"""A transparent feature reranker over the fused candidate pool.
+
+No cross-encoder with weights bundled in a PyPI package runs offline here, so
+the reranker is a linear score over features that matter for technical
+standards: exact identifiers (`ML-KEM-768` is not `ML-KEM-512`), phrases,
+headings, defining occurrences of `Algorithm N`/`Table N`, the query's mode,
+the document it names, and a penalty for contents lists and references.
+Each feature is in [0, 1] and recorded per hit, so a ranking can be explained.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from functools import lru_cache
+
+from citerag.chunk import Chunk
+from citerag.params import RerankWeights
+from citerag.retrieval.query import QueryAnalysis, content_words
+
+_DOT_LEADER = re.compile(r"(?:\.\s){4,}|\.{5,}")
+_GLOSSARY_HEAD = re.compile(r"terms|definitions|glossary|acronyms|abbreviations|symbols", re.I)
+_BOILER_HEAD = re.compile(r"table of contents|^contents$|list of (tables|figures|algorithms)|^references$", re.I)
+
+
+@lru_cache(maxsize=8192)
+def _chunk_words(text: str) -> tuple[str, ...]:
+    return tuple(content_words(text))
+
+
+def _bigrams(words) -> set[tuple[str, str]]:
+    return set(itertools.pairwise(words))
+
+
+def _has_token(text_lower: str, token: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(token.lower())}(?![\w-])", text_lower) is not None
+
+
+def doc_hints(q: QueryAnalysis, doc_ids: list[str], scheme_docs: dict[str, str]) -> dict[str, float]:
+    """Documents the query names (1.0) or implies through a scheme name (0.3)."""
+    hints: dict[str, float] = {}
+    for mention in q.doc_mentions:
+        kind, num = mention.split()
+        for d in doc_ids:
+            if f"{kind.upper()}.{num}" in d:
+                hints[d] = 1.0
+    for ident in q.identifiers:
+        for scheme, doc in scheme_docs.items():
+            if ident.upper().startswith(scheme.upper()) and doc not in hints:
+                hints[doc] = 0.3
+    return hints
+
+
+def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float,
+             hints: dict[str, float]) -> dict[str, float]:
+    text_lower = chunk.text.lower()
+    heading = " > ".join(chunk.heading_path)
+    f: dict[str, float] = {"fused": fused_norm, "dense": max(0.0, dense_sim)}
+    f["identifier"] = (sum(_has_token(text_lower, i) for i in q.identifiers) / len(q.identifiers)
+                       if q.identifiers else 0.0)
+    qb = _bigrams(list(q.content_words))
+    f["phrase"] = len(qb & _bigrams(_chunk_words(chunk.text))) / len(qb) if qb else 0.0
+    hw = set(_chunk_words(heading))
+    f["heading"] = (sum(w in hw for w in q.content_words) / len(q.content_words)) if q.content_words else 0.0
+    anchor = 0.0
+    for a in q.anchors:
+        if re.search(rf"(?m)^(?:#+\s*)?{re.escape(a)}\b", text_lower):
+            anchor = 1.0
+        elif _has_token(text_lower, a):
+            anchor = max(anchor, 0.3)
+    f["anchor"] = anchor
+    f["mode"] = 1.0 if _mode_match(q.mode, chunk, heading) else 0.0
+    f["defines"] = 1.0 if _defines(text_lower, q) else 0.0
+    f["doc"] = hints.get(chunk.doc_id, 0.0)
+    boiler = 1.0 if any(_BOILER_HEAD.search(h) for h in chunk.heading_path[-1:]) else 0.0
+    if len(_DOT_LEADER.findall(chunk.text)) >= 3:
+        boiler = 1.0
+    f["boilerplate"] = boiler
+    return f
+
+
+def _mode_match(mode: str, chunk: Chunk, heading: str) -> bool:
+    """Definition → glossary sections; algorithm → algorithm blocks; parameter → tables."""
+    if mode == "definition":
+        return bool(_GLOSSARY_HEAD.search(heading))
+    return (mode == "algorithm" and "algorithm" in chunk.kinds) or (mode == "parameter" and "table" in chunk.kinds)
+
+
+def _defines(text_lower: str, q: QueryAnalysis) -> bool:
+    """The chunk holds the defining entry of what the question asks about: a glossary row
+    ("term | …"), a "term:" line, or a numbered anchor at a line start ("Definition 1.")."""
+    terms = [q.subject] if q.subject else []
+    if q.mode == "definition":
+        terms += [i for i in q.identifiers if len(i) >= 3]
+    return any(re.search(rf"(?m)^\(?{re.escape(t.lower())}\)?\s*(?:\||:|\(|$)", text_lower) for t in terms if t)
+
+
+def score(f: dict[str, float], w: RerankWeights) -> float:
+    return (w.fused * f["fused"] + w.dense * f["dense"] + w.identifier * f["identifier"]
+            + w.phrase * f["phrase"] + w.heading * f["heading"] + w.anchor * f["anchor"]
+            + w.mode * f["mode"] + w.defines * f["defines"] + w.doc * f["doc"]
+            - w.boilerplate * f["boilerplate"])

@@ -1,0 +1,176 @@
+"""Retrievers: dense (Chroma), BM25, and hybrid (RRF over both + query variants → rerank).
+
+Every stage's ranking is kept in the result, so a miss can be explained as
+never retrieved, lost in fusion, or demoted by the reranker.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from citerag.params import RetrieveParams
+from citerag.retrieval import rerank
+from citerag.retrieval.query import QueryAnalysis, analyse
+from citerag.retrieval.store import IndexStore
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Metadata filters: documents and an inclusive physical page range (overlap)."""
+
+    doc_ids: tuple[str, ...] | None = None
+    page_from: int | None = None
+    page_to: int | None = None
+
+    def allows(self, doc_id: str, start: int, end: int) -> bool:
+        if self.doc_ids is not None and doc_id not in self.doc_ids:
+            return False
+        if self.page_from is not None and end < self.page_from:
+            return False
+        return not (self.page_to is not None and start > self.page_to)
+
+    def chroma_where(self) -> dict | None:
+        clauses: list[dict] = []
+        if self.doc_ids is not None:
+            clauses.append({"doc_id": {"$in": list(self.doc_ids)}})
+        if self.page_from is not None:
+            clauses.append({"end_page": {"$gte": self.page_from}})
+        if self.page_to is not None:
+            clauses.append({"start_page": {"$lte": self.page_to}})
+        if not clauses:
+            return None
+        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+@dataclass
+class Hit:
+    rank: int
+    chunk_id: str
+    doc_id: str
+    start_page: int
+    end_page: int
+    score: float
+    ranks: dict[str, int | None] = field(default_factory=dict)
+    features: dict[str, float] = field(default_factory=dict)
+
+    def contract(self) -> dict[str, Any]:
+        """The batch-contract form of a hit (other tools depend on these exact keys)."""
+        return {"rank": self.rank, "chunk_id": self.chunk_id, "doc_id": self.doc_id,
+                "start_page": self.start_page, "end_page": self.end_page, "score": round(self.score, 6)}
+
+
+@dataclass
+class RetrievalResult:
+    query: str
+    analysis: QueryAnalysis
+    hits: list[Hit]
+    rankings: dict[str, list[str]]  # stage -> chunk ids in rank order
+
+    def ids(self) -> list[str]:
+        return [h.chunk_id for h in self.hits]
+
+
+def rrf(rankings: list[tuple[list[str], float]], k0: float) -> dict[str, float]:
+    """Reciprocal rank fusion: sum of weight / (k0 + rank) over the rankings (rank from 1)."""
+    scores: dict[str, float] = {}
+    for ids, weight in rankings:
+        for r, cid in enumerate(ids, start=1):
+            scores[cid] = scores.get(cid, 0.0) + weight / (k0 + r)
+    return scores
+
+
+class Retriever:
+    """Search one index with the knobs of `RetrieveParams`."""
+
+    def __init__(self, store: IndexStore, params: RetrieveParams) -> None:
+        self.store, self.p = store, params
+        self._scheme_docs = _scheme_docs(store.titles)
+        self._tiebreak = {c.chunk_id: (c.doc_id, c.start_page, c.chunk_id) for c in store.chunks}
+
+    # -- single rankings --------------------------------------------------------------
+
+    def _allowed(self, filters: Filters | None) -> np.ndarray | None:
+        if filters is None:
+            return None
+        return np.array([filters.allows(c.doc_id, c.start_page, c.end_page) for c in self.store.chunks])
+
+    def dense_ranking(self, qvec: np.ndarray, filters: Filters | None, depth: int) -> list[str]:
+        where = filters.chroma_where() if filters else None
+        n = min(depth, self.store.collection.count())
+        res = self.store.collection.query(query_embeddings=[qvec.tolist()], n_results=n, where=where,
+                                          include=["distances"])
+        pairs = list(zip(res["ids"][0], res["distances"][0]))
+        pairs.sort(key=lambda p: (round(p[1], 6), self._tiebreak[p[0]]))
+        return [cid for cid, _ in pairs]
+
+    def bm25_ranking(self, text: str, allowed: np.ndarray | None, depth: int) -> list[str]:
+        s = self.store.bm25.scores(text)
+        ids = self.store.bm25.ids
+        order = [i for i in range(len(s)) if s[i] > 0 and (allowed is None or allowed[i])]
+        order.sort(key=lambda i: (-round(float(s[i]), 9), self._tiebreak[ids[i]]))
+        return [ids[i] for i in order[:depth]]
+
+    # -- the pipeline -----------------------------------------------------------------
+
+    def search(self, query: str, k: int | None = None, filters: Filters | None = None,
+               mode_hint: str | None = None) -> RetrievalResult:
+        p = self.p
+        k = k or p.k
+        qa = analyse(query, self.store.glossary if p.variants else None, mode_hint, p.max_variants)
+        allowed = self._allowed(filters)
+        rankings: dict[str, list[str]] = {}
+        qvec = None
+        if p.method in ("hybrid", "dense"):
+            qvec = self.store.embedder.embed_query(query)
+            rankings["dense"] = self.dense_ranking(qvec, filters, p.depth)
+        if p.method in ("hybrid", "bm25"):
+            rankings["bm25"] = self.bm25_ranking(query, allowed, p.depth)
+        fuse_in = [(rankings.get("dense", []), p.weight_dense), (rankings.get("bm25", []), p.weight_bm25)]
+        if p.method == "hybrid" and p.variants:
+            for i, v in enumerate(qa.variants):
+                rankings[f"variant{i + 1}"] = self.bm25_ranking(v, allowed, p.depth)
+                fuse_in.append((rankings[f"variant{i + 1}"], p.variant_weight))
+        fused = rrf([(ids, w) for ids, w in fuse_in if ids], p.rrf_k0)
+        fused_order = sorted(fused, key=lambda c: (-round(fused[c], 12), self._tiebreak[c]))
+        rankings["fused"] = fused_order
+
+        feats: dict[str, dict[str, float]] = {}
+        if p.method == "hybrid" and p.rerank and fused_order:
+            pool = fused_order[: p.rerank_depth]
+            if qvec is None:
+                qvec = self.store.embedder.embed_query(query)
+            pos = self.store.position
+            sims = self.store.vectors[[pos[c] for c in pool]] @ qvec
+            best = fused[pool[0]]
+            hints = rerank.doc_hints(qa, self.store.doc_ids, self._scheme_docs)
+            final_scores = {}
+            for cid, sim in zip(pool, sims):
+                f = rerank.features(qa, self.store.by_id[cid], fused[cid] / best, float(sim), hints)
+                feats[cid] = f
+                final_scores[cid] = rerank.score(f, p.weights)
+            final = sorted(pool, key=lambda c: (-round(final_scores[c], 9), self._tiebreak[c]))
+            rankings["rerank"] = final
+        else:
+            final_scores = fused
+            final = fused_order
+        stage_pos = {name: {cid: r for r, cid in enumerate(ids, start=1)} for name, ids in rankings.items()}
+        hits = []
+        for r, cid in enumerate(final[:k], start=1):
+            c = self.store.by_id[cid]
+            hits.append(Hit(r, cid, c.doc_id, c.start_page, c.end_page, float(final_scores[cid]),
+                            {name: pos.get(cid) for name, pos in stage_pos.items()}, feats.get(cid, {})))
+        return RetrievalResult(query, qa, hits, rankings)
+
+
+def _scheme_docs(titles: dict[str, str]) -> dict[str, str]:
+    """Scheme name → document, from titles like "… Standard (ML-KEM)"."""
+    out = {}
+    for doc, title in titles.items():
+        m = re.search(r"\(([A-Z][A-Z0-9-]+)\)\s*$", title)
+        if m:
+            out[m.group(1)] = doc
+    return out

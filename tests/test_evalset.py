@@ -1,0 +1,65 @@
+from collections import Counter
+
+import pytest
+from citerag.evalset import (
+    EvalSetError,
+    contains_word,
+    load_conversations,
+    load_questions,
+    normalize_for_match,
+    raw_pages,
+    raw_texts,
+    verify_conversations,
+    verify_questions,
+)
+from citerag.paths import repo_root
+
+EVAL = repo_root() / "data" / "eval"
+
+
+def test_matching_tolerates_breaks_hyphenation_and_digit_groups():
+    page = normalize_for_match("signature of 7 856 bytes; imple-\nmentation\nsecurity  category 3")
+    for s in ["7856", "implementation", "security category 3", "SECURITY CATEGORY"]:
+        assert normalize_for_match(s) in page
+    assert normalize_for_match("7857") not in page
+    assert contains_word("uses a GPU here", "gpu") and not contains_word("groups use", "gpu")
+
+
+def test_loader_names_file_and_line(tmp_path):
+    p = tmp_path / "q.jsonl"
+    p.write_text('{"qid": "a", "question": "What is X?", "type": "definition", "answerable": true}\n{oops\n')
+    with pytest.raises(EvalSetError, match=r"q.jsonl:2: not valid JSON"):
+        load_questions(p)
+    p.write_text('{"qid": "a", "question": "What is X?", "type": "guess", "answerable": true}\n')
+    with pytest.raises(EvalSetError, match=r"q.jsonl:1: type"):
+        load_questions(p)
+
+
+def test_eval_set_shape():
+    items = load_questions(EVAL / "questions.jsonl")
+    assert len(items) >= 60
+    types = Counter(i.type for i in items)
+    assert set(types) == {"definition", "algorithm", "parameter", "policy", "procedure", "compare", "unanswerable"}
+    assert types["unanswerable"] >= 8
+    docs = {g.doc_id for i in items for g in i.gold}
+    assert len(docs) == 6
+    convs = load_conversations(EVAL / "conversations.jsonl")
+    assert len(convs) >= 6 and all(len(c.turns) >= 2 for c in convs)
+
+
+@pytest.mark.corpus
+def test_labels_hold_on_the_pdfs(corpus_params):
+    texts = raw_texts(repo_root() / corpus_params.corpus.dir)
+    pages = raw_pages(texts)
+    assert verify_questions(load_questions(EVAL / "questions.jsonl"), pages, texts) == []
+    assert verify_conversations(load_conversations(EVAL / "conversations.jsonl"), pages) == []
+
+
+@pytest.mark.corpus
+def test_verifier_catches_a_wrong_label(corpus_params):
+    texts = raw_texts(repo_root() / corpus_params.corpus.dir)
+    items = load_questions(EVAL / "questions.jsonl")[:2]
+    items[0].must_contain = ["a string that is not on that page"]
+    items[1].gold[0] = items[1].gold[0].model_copy(update={"start_page": 3, "end_page": 3})
+    problems = verify_questions(items, raw_pages(texts), texts)
+    assert len(problems) == 2

@@ -1,0 +1,95 @@
+"""Retrieval over the real corpus: the batch contract, filters, mode hints, and quality ordering."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from citerag.evalset import load_questions
+from citerag.evaluate import evaluate_retrievers, metrics_table
+from citerag.paths import repo_root
+from citerag.retrieval.retriever import Filters, Retriever
+from citerag.retrieval.store import load_store
+
+pytestmark = pytest.mark.corpus
+ROOT = repo_root()
+
+
+@pytest.fixture(scope="module")
+def retriever(built, corpus_params):
+    return Retriever(load_store(corpus_params), corpus_params.retrieve)
+
+
+def test_hits_carry_per_stage_ranks_and_are_stable(retriever):
+    a = retriever.search("What is the signature size of ML-DSA-65?")
+    b = retriever.search("What is the signature size of ML-DSA-65?")
+    assert [h.contract() for h in a.hits] == [h.contract() for h in b.hits]
+    assert len(a.hits) == 8 and [h.rank for h in a.hits] == list(range(1, 9))
+    for h in a.hits:
+        assert set(h.ranks) >= {"dense", "bm25", "fused", "rerank"} and h.ranks["rerank"] == h.rank
+        assert set(h.features) >= {"identifier", "anchor", "mode", "doc", "boilerplate"}
+    assert a.hits[0].doc_id == "NIST.FIPS.204" and a.hits[0].start_page == 26
+
+
+def test_filters_restrict_documents_and_pages(retriever):
+    res = retriever.search("signature size", filters=Filters(doc_ids=("NIST.FIPS.205",), page_from=50, page_to=55))
+    assert res.hits and all(h.doc_id == "NIST.FIPS.205" and h.end_page >= 50 and h.start_page <= 55
+                            for h in res.hits)
+    for stage in ("dense", "bm25", "fused"):
+        assert all(cid.startswith("NIST.FIPS.205::") for cid in res.rankings[stage])
+
+
+def test_mode_hint_changes_behaviour(retriever):
+    algo = retriever.search("ML-DSA signing", mode_hint="algorithm")
+    plain = retriever.search("ML-DSA signing", mode_hint="definition")
+    assert "algorithm" in retriever.store.by_id[algo.hits[0].chunk_id].kinds
+    assert algo.ids() != plain.ids()
+
+
+def test_hybrid_beats_single_retrievers_and_llamaindex(built, corpus_params):
+    items = load_questions(ROOT / "data" / "eval" / "questions.jsonl")
+    rows = {r["retriever"]: r for r in metrics_table(evaluate_retrievers(corpus_params, items), items)}
+    hybrid = rows["hybrid"]
+    for other in ("dense", "bm25", "llamaindex_vector"):
+        assert hybrid["recall@8"] >= rows[other]["recall@8"]
+        assert hybrid["mrr@8"] > rows[other]["mrr@8"]
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "citerag", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=600)
+
+
+def test_cli_retrieve_contract(built, tmp_path):
+    q = tmp_path / "q.jsonl"
+    q.write_text(
+        json.dumps({"qid": "a", "question": "How big is an ML-KEM-512 encapsulation key?", "extra": 1}) + "\n"
+        + json.dumps({"qid": 7, "question": "What does FORS stand for?"}) + "\n")
+    out = tmp_path / "out.jsonl"
+    proc = _cli("retrieve", "--questions", str(q), "--out", str(out), "--k", "5")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [x["qid"] for x in lines] == ["a", 7]
+    for line in lines:
+        assert set(line) == {"qid", "hits"} and len(line["hits"]) == 5
+        for r, h in enumerate(line["hits"], start=1):
+            assert set(h) == {"rank", "chunk_id", "doc_id", "start_page", "end_page", "score"}
+            assert h["rank"] == r and isinstance(h["start_page"], int) and isinstance(h["score"], float)
+            assert h["chunk_id"].startswith(h["doc_id"] + "::p")
+    assert lines[0]["hits"][0]["doc_id"] == "NIST.FIPS.203"
+
+
+@pytest.mark.parametrize("content,message", [
+    ('{"qid": 1, "question": "ok question"}\nnot json\n', ":2: not valid JSON"),
+    ('{"qid": 1}\n', ":1: missing field 'question'"),
+    ('{"qid": 1, "question": ""}\n', ":1: field 'question' must be a non-empty string"),
+])
+def test_cli_retrieve_bad_lines(tmp_path, content, message):
+    q = tmp_path / "q.jsonl"
+    q.write_text(content)
+    out = tmp_path / "out.jsonl"
+    proc = _cli("retrieve", "--questions", str(q), "--out", str(out))
+    assert proc.returncode == 2 and message in proc.stderr and str(q) in proc.stderr
+    assert not out.exists()

@@ -1,0 +1,103 @@
+"""Fusion, query analysis, filters and metrics on hand-made cases with known values."""
+
+import math
+
+import pytest
+from citerag.chunk import Chunk
+from citerag.evalset import EvalItem, GoldSpan
+from citerag.evaluate import RankedHit, miss_cause, retrieval_metrics, span_ids
+from citerag.retrieval.query import analyse, definition_subject, detect_mode, mine_acronyms
+from citerag.retrieval.retriever import Filters, rrf
+
+
+def test_rrf_known_values():
+    s = rrf([(["a", "b"], 1.0), (["b", "c"], 0.5)], k0=60)
+    assert s["a"] == pytest.approx(1 / 61)
+    assert s["b"] == pytest.approx(1 / 62 + 0.5 / 61)
+    assert s["c"] == pytest.approx(0.5 / 62)
+
+
+def test_query_analysis():
+    qa = analyse("What are the steps of ML-KEM.KeyGen (Algorithm 19) with SHAKE128?")
+    assert qa.mode == "algorithm"
+    assert {"ML-KEM.KeyGen", "SHAKE128"} <= set(qa.identifiers)
+    assert qa.anchors == ("algorithm 19",)
+    assert any("ML-KEM key generation" in v for v in qa.variants)
+    assert "Algorithm 19" in qa.variants
+    back = analyse("ML-KEM key generation steps")
+    assert any("ML-KEM.KeyGen" in v for v in back.variants)
+    assert detect_mode("What is the signature size of ML-DSA-65?") == "parameter"
+    assert detect_mode("Compare BIKE and HQC") == "compare"
+    assert definition_subject("What does the acronym XOF stand for in FIPS 203?") == "XOF"
+    assert definition_subject("What is a decapsulation key in a KEM?") == "decapsulation key"
+    assert analyse("IR 8547 and SP 800-227").doc_mentions == ("ir 8547", "sp 800-227")
+    with pytest.raises(ValueError, match="mode_hint"):
+        analyse("x", mode_hint="poetry")
+
+
+def test_acronyms_mined_from_glossary_rows_and_text():
+    def ch(text):
+        return Chunk("D::p1::c0", "D", 1, 1, 0, [], ["table"], text, len(text))
+
+    g = mine_acronyms([ch("XOF | eXtendable-Output Function\nRBG | Recommendation for random bit generator"),
+                       ch("a Key-Encapsulation Mechanism (KEM) is used")])
+    assert g["XOF"] == "eXtendable-Output Function"
+    assert g["KEM"] == "Key-Encapsulation Mechanism"
+    assert "RBG" not in g  # the expansion does not spell it
+    qa = analyse("What does XOF mean?", glossary=g)
+    assert "What does eXtendable-Output Function mean?" in qa.variants
+
+
+def test_filters():
+    f = Filters(doc_ids=("A",), page_from=10, page_to=12)
+    assert f.allows("A", 12, 14) and f.allows("A", 8, 10)
+    assert not f.allows("A", 13, 14) and not f.allows("B", 11, 11)
+    assert f.chroma_where() == {"$and": [{"doc_id": {"$in": ["A"]}}, {"end_page": {"$gte": 10}},
+                                         {"start_page": {"$lte": 12}}]}
+    assert Filters().chroma_where() is None
+
+
+def _h(doc, a, b=None, cid=None):
+    return RankedHit(cid or f"{doc}::p{a}::c0", doc, a, b or a)
+
+
+def test_span_credit_once():
+    gold = [GoldSpan(doc_id="D", start_page=5, end_page=5)]
+    assert span_ids([_h("D", 5), _h("D", 4, 6), _h("E", 5)], gold) == ["span-0", "nonrel-1", "nonrel-2"]
+
+
+def test_metrics_hand_computed():
+    items = [
+        EvalItem(qid="q1", question="first question", type="parameter", answerable=True,
+                 gold=[GoldSpan(doc_id="D", start_page=5, end_page=5), GoldSpan(doc_id="E", start_page=2, end_page=3)],
+                 must_contain=["x"]),
+        EvalItem(qid="q2", question="second question", type="policy", answerable=True,
+                 gold=[GoldSpan(doc_id="D", start_page=9, end_page=9)], must_contain=["y"]),
+        EvalItem(qid="u1", question="not answerable", type="unanswerable", answerable=False),
+    ]
+    runs = {"q1": [_h("D", 1), _h("D", 5), _h("E", 3, 4)], "q2": [_h("D", 8, 9), _h("D", 9)]}
+    m = retrieval_metrics(runs, items, ks=(1, 3))
+    ndcg_q1 = (1 / math.log2(3) + 1 / math.log2(4)) / (1 + 1 / math.log2(3))
+    assert m["recall@1"] == pytest.approx((0 + 1) / 2)
+    assert m["recall@3"] == pytest.approx(1.0)
+    assert m["mrr@3"] == pytest.approx((0.5 + 1) / 2)
+    assert m["ndcg@3"] == pytest.approx((ndcg_q1 + 1) / 2, abs=1e-4)
+    assert m["questions"] == 2 and m["hit@3_strict"] == 1.0
+
+
+def test_hit_rate_variants():
+    items = [EvalItem(qid="q", question="a question", type="policy", answerable=True,
+                      gold=[GoldSpan(doc_id="D", start_page=5, end_page=5)], must_contain=["z"])]
+    m = retrieval_metrics({"q": [_h("D", 6)]}, items, ks=(1,))
+    assert (m["hit@1_strict"], m["hit@1_doc"], m["hit@1_pm1"]) == (0.0, 1.0, 1.0)
+
+
+def test_miss_causes():
+    gold = [GoldSpan(doc_id="D", start_page=5, end_page=5)]
+    pages = {c: _h("D", int(c[1:]), cid=c) for c in ["p1", "p2", "p3", "p5"]}
+    assert miss_cause({"dense": ["p1"], "fused": ["p1"], "rerank": ["p1"]}, pages, gold, 1, 10) == "never_retrieved"
+    assert miss_cause({"dense": ["p1", "p2", "p5"], "fused": ["p1", "p2", "p5"], "rerank": ["p1", "p2"]},
+                      pages, gold, 1, 2) == "lost_in_fusion"
+    assert miss_cause({"bm25": ["p5"], "fused": ["p5", "p1"], "rerank": ["p1", "p5"]}, pages, gold, 1, 2) \
+        == "demoted_by_rerank"
+    assert miss_cause({"bm25": ["p5"], "fused": ["p5"], "rerank": ["p5"]}, pages, gold, 1, 2) is None
