@@ -72,11 +72,17 @@ def _base_manifest(stage: str, digest: str, params: Params, inputs: dict[str, An
     }
 
 
-def _reuse(stage: str, folder: Path, digest: str, t0: float) -> StageResult | None:
+def _begin(params: Params, stage: str, inputs: dict[str, Any], t0: float
+           ) -> tuple[str, Path, StageResult | None]:
+    """Hash the stage (params slice + inputs + code), then either the finished artifact
+    to reuse, or an empty folder prepared for building."""
+    digest = stage_hash(params, stage, {**inputs, "code": code_fingerprint(stage)})
+    folder = art.stage_dir(_root(params), stage, digest)
     manifest = art.read_manifest(folder)
-    if manifest is None:
-        return None
-    return StageResult(stage, digest, folder, True, time.perf_counter() - t0, manifest)
+    if manifest is not None:
+        return digest, folder, StageResult(stage, digest, folder, True, time.perf_counter() - t0, manifest)
+    art.prepare(folder)
+    return digest, folder, None
 
 
 # -- ingest -------------------------------------------------------------------------------
@@ -87,17 +93,14 @@ def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> St
     files = sorted(files if files is not None else corpus_files(params), key=lambda p: p.name)
     corpus_hashes = {p.name: sha256_file(p) for p in files}
     versions = art.package_versions(("pymupdf", "pymupdf4llm"))
-    digest = stage_hash(params, "ingest", {"files": corpus_hashes, "extractor_versions": versions,
-                                           "code": code_fingerprint("ingest")})
-    folder = art.stage_dir(_root(params), "ingest", digest)
-    if (hit := _reuse("ingest", folder, digest, t0)) is not None:
+    digest, folder, hit = _begin(params, "ingest", {"files": corpus_hashes, "extractor_versions": versions}, t0)
+    if hit is not None:
         return hit
     try:
         manifest_docs = load_manifest(params.corpus.manifest).by_file()
     except Exception:
         manifest_docs = {}
     expected = {f: (d.doc_id, d.pages) for f, d in manifest_docs.items()}
-    art.prepare(folder)
     log(f"ingest: extracting {len(files)} PDF(s) with the {params.ingest.extractor} extractor")
     result = ingest_files(files, params.ingest, expected)
     art.write_jsonl(folder / "pages.jsonl", [vars(p) for p in result.pages])
@@ -129,11 +132,9 @@ def load_ingest_report(result: StageResult) -> list[dict]:
 def run_chunk(params: Params, ingest: StageResult, log=print) -> StageResult:
     """Clean pages and chunk them into `pages_clean.jsonl` + `chunks.jsonl`."""
     t0 = time.perf_counter()
-    digest = stage_hash(params, "chunk", {"ingest": ingest.digest, "code": code_fingerprint("chunk")})
-    folder = art.stage_dir(_root(params), "chunk", digest)
-    if (hit := _reuse("chunk", folder, digest, t0)) is not None:
+    digest, folder, hit = _begin(params, "chunk", {"ingest": ingest.digest}, t0)
+    if hit is not None:
         return hit
-    art.prepare(folder)
     pages = load_pages(ingest)
     t_clean = time.perf_counter()
     cleaned = clean_pages(pages, params.clean)
@@ -185,11 +186,9 @@ def run_index(params: Params, chunk: StageResult, log=print, progress: bool = Tr
     from citerag.index.embed import Embedder
 
     t0 = time.perf_counter()
-    digest = stage_hash(params, "index", {"chunk": chunk.digest, "code": code_fingerprint("index")})
-    folder = art.stage_dir(_root(params), "index", digest)
-    if (hit := _reuse("index", folder, digest, t0)) is not None:
+    digest, folder, hit = _begin(params, "index", {"chunk": chunk.digest}, t0)
+    if hit is not None:
         return hit
-    art.prepare(folder)
     chunks = load_chunks(chunk)
     titles = doc_titles(params)
     texts = [index_text(c, titles, params.embed.prefix_headings) for c in chunks]
