@@ -218,7 +218,13 @@ def find_running_lines(pages: list[list[str]], scan: int, min_share: float) -> s
     return {sig for sig, c in counts.items() if c >= threshold and sig and not sig.isdigit()}
 
 
+# Extraction spacing inside identifiers: "ML-KEM .KeyGen" → "ML-KEM.KeyGen", "KeyGen _ internal" → "KeyGen_internal".
+_SPACED_DOT = re.compile(r"(?<=[A-Za-z0-9)]) \.(?=[A-Za-z][a-z])")
+_SPACED_UNDERSCORE = re.compile(r"(?<=\w) _ (?=\w)")
+
+
 def _tidy(text: str) -> str:
+    text = _SPACED_UNDERSCORE.sub("_", _SPACED_DOT.sub(".", text))
     lines = [_SPACES.sub(" ", ln).strip() for ln in text.split("\n")]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 

@@ -139,6 +139,35 @@ class RetrieveParams(_Section):
     weights: RerankWeights = RerankWeights()
 
 
+class OpenAIParams(_Section):
+    """Any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp server)."""
+
+    base_url: str = "http://127.0.0.1:8080/v1"
+    model: str = "local"
+    api_key_env: str = "OPENAI_API_KEY"   # the key is read from this variable, never from params
+    timeout_s: float = Field(60.0, gt=0, le=3600)
+    max_retries: int = Field(2, ge=0, le=10)
+    max_tokens: int = Field(400, ge=16, le=8192)
+
+
+class AnswerParams(_Section):
+    """Evidence budgets, the answer backend and the grounding checks."""
+
+    backend: Literal["extractive", "openai"] = "extractive"
+    max_chunks: int = Field(8, ge=1, le=50)
+    max_chars: int = Field(9000, ge=200, le=200000)
+    neighbours: bool = False          # add the next chunk of the same document to each hit
+    max_sentences: int = Field(4, ge=1, le=30)
+    # A unit of evidence must share at least this share of the question's weighted terms.
+    min_answer_score: float = Field(0.3, ge=0, le=1)
+    # A sentence is supported when this share of its content terms (all of its numbers)
+    # occur in the text it cites.
+    support_threshold: float = Field(0.6, ge=0, le=1)
+    # Refuse when the question names a term that occurs nowhere in the corpus.
+    refuse_unknown_terms: bool = True
+    openai: OpenAIParams = OpenAIParams()
+
+
 class Params(_Section):
     """All knobs of a run. Sections are added as stages are added."""
 
@@ -150,6 +179,7 @@ class Params(_Section):
     embed: EmbedParams = EmbedParams()
     index: IndexParams = IndexParams()
     retrieve: RetrieveParams = RetrieveParams()
+    answer: AnswerParams = AnswerParams()
 
     def to_dict(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

@@ -1,0 +1,1 @@
+"""Cited answers: evidence selection, composition, citation checks and refusal."""

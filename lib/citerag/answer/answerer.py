@@ -1,0 +1,129 @@
+"""From evidence to a verified, cited answer — or a refusal with a reason.
+
+Whatever the backend drafts goes through the same gate: every sentence needs
+a valid citation and support in the text it cites; unsupported sentences are
+removed; an answer left empty becomes the refusal `not found in provided docs`
+with a `refusal_reason`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys
+from citerag.answer.evidence import Evidence, support_score
+from citerag.answer.extractive import compose
+from citerag.index.bm25 import STOPWORDS, tokenize
+from citerag.params import AnswerParams
+from citerag.retrieval.query import QueryAnalysis
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}")
+_PARAM_SET = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-\d+[A-Za-z]?$")
+
+
+@dataclass
+class Answer:
+    question: str
+    answer: str
+    refused: bool
+    refusal_reason: str | None
+    citations: list[dict] = field(default_factory=list)
+    sentences: list[SentenceCheck] = field(default_factory=list)
+    backend: str = "extractive"
+    notes: list[str] = field(default_factory=list)
+
+    def contract(self) -> dict:
+        return {"answer": self.answer, "refused": self.refused, "refusal_reason": self.refusal_reason,
+                "citations": self.citations}
+
+
+def refusal(question: str, reason: str, backend: str, notes: list[str] | None = None) -> Answer:
+    return Answer(question, REFUSAL, True, reason, [], [], backend, notes or [])
+
+
+def unknown_terms(question: str, vocab: set[str]) -> list[str]:
+    """Salient question terms that occur nowhere in the corpus: names and acronyms (≥ 3 chars),
+    longer lowercase words (≥ 5), and parameter-set identifiers such as `ML-KEM-2048`."""
+    out = []
+    for w in _WORD.findall(question):
+        low = w.lower()
+        if low in STOPWORDS or len(w) < 3:
+            continue
+        if _PARAM_SET.match(w) and low not in vocab:
+            out.append(w)
+            continue
+        salient = not w.islower() or len(w) >= 5
+        if salient and not (set(tokenize(w)) & vocab):
+            out.append(w)
+    return out
+
+
+def verify(draft: str, evidence: list[Evidence], params: AnswerParams) -> tuple[str, list[SentenceCheck], str | None]:
+    """Keep the supported, validly cited sentences; the reason when none survive."""
+    by_key = {e.key: e for e in evidence}
+    report = check_citations(draft, set(by_key))
+    kept = []
+    for s in report.sentences:
+        if not s.valid_keys:
+            s.supported, s.support = False, 0.0
+            continue
+        s.support = round(support_score(s.claim, [by_key[k].text for k in s.valid_keys]), 3)
+        s.supported = s.support >= params.support_threshold
+        if s.supported:
+            kept.append(s)
+    if not report.sentences:
+        return "", report.sentences, "insufficient_evidence"
+    if not kept:
+        reason = "missing_citations" if not any(s.valid_keys for s in report.sentences) else "unsupported_claims"
+        return "", report.sentences, reason
+    text = "\n".join(_only_valid_keys(s) for s in kept)
+    return text, report.sentences, None
+
+
+def _only_valid_keys(s: SentenceCheck) -> str:
+    """Drop citation keys that name no evidence from a kept sentence."""
+    if not s.invalid_keys:
+        return s.text
+    out = s.text
+    for k in s.invalid_keys:
+        out = re.sub(rf"\s*\[\s*{k}\s*\]", "", out, flags=re.I)
+        out = re.sub(rf"\s*,\s*{k}\b|\b{k}\s*,\s*", "", out, flags=re.I)
+    return out
+
+
+def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams,
+                         idf: dict[str, float], vocab: set[str], llm=None) -> Answer:
+    """Draft with the configured backend (falling back to extractive), then verify."""
+    backend = params.backend
+    notes: list[str] = []
+    if params.refuse_unknown_terms:
+        unknown = unknown_terms(qa.text, vocab)
+        if unknown:
+            return refusal(qa.text, "unknown_terms", backend, [f"not in the corpus: {', '.join(unknown)}"])
+    if not evidence:
+        return refusal(qa.text, "insufficient_evidence", backend, ["no evidence selected"])
+    draft = ""
+    if backend == "openai" and llm is not None:
+        draft, llm_notes = llm.draft(qa, evidence)
+        notes += llm_notes
+        if draft:
+            text, checks, reason = verify(draft, evidence, params)
+            if reason is None:
+                return _answer(qa.text, text, checks, evidence, "openai", notes)
+            notes.append(f"openai draft rejected ({reason}); deterministic fallback")
+        backend = "extractive"
+    draft = compose(qa, evidence, params, idf)
+    if not draft:
+        return refusal(qa.text, "insufficient_evidence", backend, [*notes, "no evidence unit matched the question"])
+    text, checks, reason = verify(draft, evidence, params)
+    if reason is not None:
+        return Answer(qa.text, REFUSAL, True, reason, [], checks, backend, notes)
+    return _answer(qa.text, text, checks, evidence, backend, notes)
+
+
+def _answer(question: str, text: str, checks: list[SentenceCheck], evidence: list[Evidence],
+            backend: str, notes: list[str]) -> Answer:
+    used = parse_keys(text)
+    cites = [e.citation() for e in evidence if e.key in used]
+    return Answer(question, text, False, None, cites, checks, backend, notes)

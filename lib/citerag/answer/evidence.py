@@ -1,0 +1,85 @@
+"""Evidence selection and the lexical support check.
+
+Evidence is what an answer may cite: retrieved chunks, de-duplicated by
+chunk_id, in rank order, within chunk and character budgets, each given a
+citation key c1..cN. The support check asks whether the cited text contains
+the sentence's content terms — and every number it states, since a wrong
+number is the costliest error in a standards document.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citerag.answer.citations import key
+from citerag.index.bm25 import tokenize
+from citerag.params import AnswerParams
+
+# Digit groups ("7 856") count as one number; anything else is a plain run of digits.
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?: \d{3})+(?!\w)|\d+")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    key: str
+    chunk_id: str
+    doc_id: str
+    start_page: int
+    end_page: int
+    text: str
+    heading: str = ""
+    score: float = 0.0
+
+    def citation(self) -> dict:
+        """The citation record of the batch contracts."""
+        return {"key": self.key, "chunk_id": self.chunk_id, "doc_id": self.doc_id,
+                "start_page": self.start_page, "end_page": self.end_page}
+
+
+def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
+    """Hits (objects with chunk_id/score) → keyed evidence within the budgets.
+
+    With `neighbours`, each hit is followed by the next chunk of its document
+    (tables and algorithms often continue there)."""
+    order: list[tuple[str, float]] = []
+    seen: set[str] = set()
+    by_doc_ordinal = {(c.doc_id, c.ordinal): c for c in store.chunks} if params.neighbours else {}
+    for h in hits:
+        ids = [h.chunk_id]
+        if params.neighbours:
+            c = store.by_id[h.chunk_id]
+            nxt = by_doc_ordinal.get((c.doc_id, c.ordinal + 1))
+            if nxt is not None:
+                ids.append(nxt.chunk_id)
+        for cid in ids:
+            if cid not in seen:
+                seen.add(cid)
+                order.append((cid, float(getattr(h, "score", 0.0))))
+    out: list[Evidence] = []
+    used = 0
+    for cid, score in order:
+        c = store.by_id[cid]
+        if len(out) >= params.max_chunks or (out and used + len(c.text) > params.max_chars):
+            break
+        used += len(c.text)
+        out.append(Evidence(key(len(out) + 1), cid, c.doc_id, c.start_page, c.end_page, c.text,
+                            " > ".join(c.heading_path), score))
+    return out
+
+
+def numbers(text: str) -> set[str]:
+    """Numbers as digit strings ("7 856" → "7856"); single digits included."""
+    return {re.sub(r"\s", "", m.group(0)) for m in _NUMBER.finditer(text)}
+
+
+def support_score(claim: str, cited_texts: list[str]) -> float:
+    """Share of the claim's content tokens found in the cited text; 0 if a number is missing."""
+    cited = " ".join(cited_texts)
+    if not numbers(claim) <= numbers(cited):
+        return 0.0
+    claim_tokens = set(tokenize(claim))
+    if not claim_tokens:
+        return 1.0
+    cited_tokens = set(tokenize(cited))
+    return len(claim_tokens & cited_tokens) / len(claim_tokens)

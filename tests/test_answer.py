@@ -1,0 +1,91 @@
+"""Citations, support checks and the refusal contract (issue 4's answer layer)."""
+
+import pytest
+from citerag.answer.answerer import answer_from_evidence, unknown_terms, verify
+from citerag.answer.citations import REFUSAL, check_citations, parse_keys, split_sentences, strip_citations
+from citerag.answer.evidence import Evidence, numbers, support_score
+from citerag.params import AnswerParams
+from citerag.retrieval.query import analyse
+
+
+def test_citation_forms_parse():
+    assert parse_keys("a [c1] b [C2][c3] c [c4, C5] d [c1]") == ["c1", "c2", "c3", "c4", "c5"]
+    assert strip_citations("It is 1088 bytes [c1][c2].") == "It is 1088 bytes."
+    assert split_sentences("One is 1.2 ok [c1]. Two [c2]!\n1: step [c3]\n[c4]") == [
+        "One is 1.2 ok [c1].", "Two [c2]!", "1: step [c3] [c4]"]
+
+
+def test_invalid_keys_and_uncited_sentences():
+    report = check_citations("Cited [c1]. Bad key [c9]. Nothing here.", {"c1", "c2"})
+    assert [s.valid_keys for s in report.sentences] == [["c1"], [], []]
+    assert report.sentences[1].invalid_keys == ["c9"] and not report.all_cited
+
+
+def test_numbers_must_be_in_cited_text():
+    assert numbers("7 856 bytes and ML-KEM-768") == {"7856", "768"}
+    cited = ["ML-KEM-768 | 1184 | 2400 | 1088 | 32"]
+    assert support_score("ML-KEM-768 ciphertexts are 1088 bytes", cited) > 0.5
+    assert support_score("ML-KEM-768 ciphertexts are 1089 bytes", cited) == 0.0
+
+
+def _ev(key, text):
+    return Evidence(key, f"D::p1::{key}", "D", 1, 1, text)
+
+
+def test_verify_drops_unsupported_and_refuses_when_empty():
+    ev = [_ev("c1", "The ciphertext of ML-KEM-768 is 1088 bytes long.")]
+    p = AnswerParams()
+    text, checks, reason = verify("ML-KEM-768 ciphertext is 1088 bytes [c1]. Pigs can fly [c1].", ev, p)
+    assert reason is None and text == "ML-KEM-768 ciphertext is 1088 bytes [c1]."
+    assert [c.supported for c in checks] == [True, False]
+    assert verify("Pigs can fly [c1].", ev, p)[2] == "unsupported_claims"
+    assert verify("No citations at all.", ev, p)[2] == "missing_citations"
+
+
+def test_refusal_contract_and_unknown_terms():
+    vocab = {"ml-kem", "ml-kem-768", "ml", "kem", "768", "ciphertext", "size", "signature", "break"}
+    assert unknown_terms("What is the ML-KEM-2048 ciphertext size?", vocab) == ["ML-KEM-2048"]
+    assert unknown_terms("How many qubits break ML-KEM-768?", vocab) == ["qubits"]
+    a = answer_from_evidence(analyse("How many qubits break ML-KEM-768?"), [], AnswerParams(), {}, vocab)
+    assert (a.answer, a.refused, a.refusal_reason, a.citations) == (REFUSAL, True, "unknown_terms", [])
+    a = answer_from_evidence(analyse("What is the ML-KEM-768 ciphertext size?"), [], AnswerParams(), {}, vocab)
+    assert a.refused and a.refusal_reason == "insufficient_evidence"
+
+
+def test_extractive_table_row_answer_is_cited():
+    ev = [_ev("c1", "Table 3. Sizes (in bytes) of keys and ciphertexts of ML-KEM\n"
+                    "encapsulation key | decapsulation key | ciphertext | shared secret key\n"
+                    "ML-KEM-512 | 800 | 1632 | 768 | 32\nML-KEM-768 | 1184 | 2400 | 1088 | 32")]
+    idf = {"ciphertext": 2.0, "ml-kem-768": 3.0, "size": 1.0}
+    a = answer_from_evidence(analyse("What is the size of an ML-KEM-768 ciphertext?"), ev, AnswerParams(), idf,
+                             {"ml-kem-768", "ciphertext", "size"})
+    assert not a.refused
+    assert "ciphertext 1088" in a.answer and a.answer.endswith("[c1]")
+    assert a.citations == [{"key": "c1", "chunk_id": "D::p1::c1", "doc_id": "D", "start_page": 1, "end_page": 1}]
+
+
+@pytest.mark.corpus
+def test_eval_set_refusals_on_real_index(built, corpus_params):
+    """Unanswerable questions are refused; answered ones cite every sentence validly."""
+    from citerag.answer.evidence import select_evidence
+    from citerag.evalset import load_questions
+    from citerag.paths import repo_root
+    from citerag.retrieval.retriever import Retriever
+    from citerag.retrieval.store import load_store
+
+    store = load_store(corpus_params)
+    r = Retriever(store, corpus_params.retrieve)
+    idf = dict(store.bm25._bm25.idf)
+    items = load_questions(repo_root() / "data" / "eval" / "questions.jsonl")
+    refused_answerable = 0
+    for it in items:
+        res = r.search(it.question)
+        a = answer_from_evidence(res.analysis, select_evidence(res.hits, store, corpus_params.answer),
+                                 corpus_params.answer, idf, set(idf))
+        if not it.answerable:
+            assert a.refused, it.qid
+        elif a.refused:
+            refused_answerable += 1
+        else:
+            assert a.citations and all(s.valid_keys for s in check_citations(a.answer, {c["key"] for c in a.citations}).sentences)
+    assert refused_answerable <= 0.05 * sum(it.answerable for it in items)
