@@ -20,6 +20,8 @@ def test_markdown_stripped_but_tables_and_headings_kept():
     out = strip_markdown(md)
     assert "## 8. Parameter Sets" in out and "Table 2. Approved sets" in out
     assert "|a b|2^d|" in out and "<!--" not in out
+    assert strip_markdown("|RSA|_Deprecated_after 2030 _Disallowed_after 2035|") == \
+        "|RSA|Deprecated after 2030 Disallowed after 2035|"
 
 
 def test_dehyphenation_uses_document_vocabulary():

@@ -41,6 +41,8 @@ _EMPTY_HEADING = re.compile(r"^#+\s*$")
 _LINK = re.compile(r"\[([^\]]+)\]\((?:https?://|#)[^)]*\)")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _ITALIC = re.compile(r"(?<![\w*])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w])")
+# Italic markers glued to the next word ("_Deprecated_after 2030") → "Deprecated after 2030".
+_GLUED_ITALIC = re.compile(r"(?<![\w])_([A-Za-z][A-Za-z ]*?)_(?=[A-Za-z])")
 _ESCAPES = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
 _LINE_HYPHEN = re.compile(r"([A-Za-z]{2,})-\n([a-z]{2,})")
 _INLINE_HYPHEN = re.compile(r"\b([A-Za-z]{2,})- ([a-z]{2,})\b")
@@ -82,6 +84,7 @@ def strip_markdown(text: str) -> str:
         for _ in range(2):  # nested emphasis like **_x_**
             line = _BOLD.sub(r"\1", line)
             line = _ITALIC.sub(r"\1", line)
+        line = _GLUED_ITALIC.sub(r"\1 ", line)
         line = line.replace("**", "").replace("`", "")
         line = _ESCAPES.sub(r"\1", line)
         out_lines.append(line)

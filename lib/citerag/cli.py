@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -102,6 +103,54 @@ def cmd_retrieve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ask(args: argparse.Namespace) -> int:
+    """`ask "question"` prints a readable answer; `ask --questions Q --out O` is the batch contract."""
+    import time as _time
+
+    from citerag.agent.workflow import Agent
+    from citerag.batch import read_jsonl_records, write_jsonl_atomic
+    from citerag.paths import resolve
+    from citerag.retrieval.store import load_store
+
+    if bool(args.question) == bool(args.questions):
+        raise UsageError("ask: give either a question or --questions FILE (with --out FILE)")
+    if args.questions and not args.out:
+        raise UsageError("ask: --questions needs --out")
+    records = read_jsonl_records(args.questions, {"qid": object, "question": str}) if args.questions else None
+    _, params = _params(args)
+    agent = Agent(load_store(params), params)
+    trace_dir = resolve(params.agent.trace_dir) / _time.strftime("%Y%m%d-%H%M%S")
+    if records is None:
+        result = agent.run(args.question)
+        path = result.write_trace(trace_dir / "question.json")
+        print(_readable(result, path))
+        return 0
+
+    def rows():
+        for i, rec in enumerate(records, start=1):
+            result = agent.run(rec["question"])
+            name = re.sub(r"[^\w.-]", "_", str(rec["qid"]))[:80] or f"line{i}"
+            path = result.write_trace(trace_dir / f"{i:05d}-{name}.json")
+            yield result.contract(rec["qid"], str(path))
+
+    n = write_jsonl_atomic(args.out, rows())
+    print(f"ask: {n} question(s) → {args.out} (traces in {trace_dir})", file=sys.stderr)
+    return 0
+
+
+def _readable(result, trace_path) -> str:
+    lines = [result.answer.answer, ""]
+    if result.answer.refused:
+        lines.append(f"refused: {result.refusal_reason}  (stop: {result.stop_reason})")
+        lines += [f"  note: {n}" for n in result.answer.notes]
+    else:
+        lines.append("sources:")
+        lines += [f"  [{c['key']}] {c['doc_id']} p.{c['start_page']}" + (f"-{c['end_page']}" if c['end_page'] !=
+                  c['start_page'] else "") + f"  ({c['chunk_id']})" for c in result.answer.citations]
+    lines.append(f"route: {result.route} · path: {' → '.join(result.trajectory)} · trace: {trace_path}")
+    return "\n".join(lines)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from citerag import bench
 
@@ -141,6 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="output JSON lines: {qid, hits: [...]}")
     p.add_argument("--k", type=int, default=None, help="hits per question (default: retrieve.k)")
     p.set_defaults(func=cmd_retrieve)
+
+    p = with_params(sub.add_parser("ask", help="cited answers: one question, or a JSONL batch"))
+    p.add_argument("question", nargs="?", help="a question to answer (readable output)")
+    p.add_argument("--questions", help="JSON lines with at least qid and question")
+    p.add_argument("--out", help="output JSON lines (batch contract)")
+    p.set_defaults(func=cmd_ask)
 
     p = with_params(sub.add_parser("bench", help="benchmarks that print measured figures"))
     p.add_argument("what", choices=["index", "retrieve"])

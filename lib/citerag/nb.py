@@ -100,3 +100,49 @@ def plot_retrieval(df: pd.DataFrame, metrics=("recall@8", "mrr@8", "ndcg@8", "re
     ax.legend(fontsize=8)
     ax.figure.tight_layout()
     return ax.figure
+
+
+def agent_overview(results) -> pd.DataFrame:
+    """One row per agent run: route, path through the nodes, reasons, citations."""
+    return pd.DataFrame([{
+        "question": r.question, "route": r.route, "path": " → ".join(r.trajectory),
+        "stop_reason": r.stop_reason, "refused": r.answer.refused, "refusal_reason": r.refusal_reason,
+        "citations": ", ".join(f"{c['doc_id']} p{c['start_page']}" for c in r.answer.citations),
+    } for r in results])
+
+
+def agent_trace(result) -> pd.DataFrame:
+    """The trace events of one run, one row per node, with the fields each node recorded."""
+    rows = []
+    for e in result.trace:
+        detail = {k: v for k, v in e.items() if k not in ("step", "node")}
+        rows.append({"step": e["step"], "node": e["node"],
+                     "detail": "; ".join(f"{k}={v}" for k, v in detail.items() if v not in (None, [], {}, ""))[:300]})
+    return pd.DataFrame(rows)
+
+
+def show_answer(result) -> str:
+    lines = [f"Q: {result.question}", result.answer.answer]
+    lines += [f"  [{c['key']}] {c['doc_id']} p.{c['start_page']}-{c['end_page']} ({c['chunk_id']})"
+              for c in result.answer.citations]
+    if result.answer.refused:
+        lines.append(f"  refusal_reason={result.refusal_reason} stop_reason={result.stop_reason}")
+    return "\n".join(lines)
+
+
+def answer_metrics(results, items) -> dict:
+    """Refusal accuracy, false refusals and must_contain accuracy of agent runs on eval items."""
+    from citerag.evalset import normalize_for_match
+
+    ans = [(r, it) for r, it in zip(results, items) if it.answerable]
+    una = [(r, it) for r, it in zip(results, items) if not it.answerable]
+    must = sum((not r.answer.refused) and all(normalize_for_match(m) in normalize_for_match(r.answer.answer)
+                                              for m in it.must_contain) for r, it in ans)
+    cited = [s for r, _ in ans if not r.answer.refused for s in r.answer.sentences if s.supported]
+    return {
+        "unanswerable_refused": sum(r.answer.refused for r, _ in una) / max(1, len(una)),
+        "answerable_refused": sum(r.answer.refused for r, _ in ans) / max(1, len(ans)),
+        "must_contain": must / max(1, len(ans)),
+        "supported_cited_sentences": sum(bool(s.valid_keys) for s in cited) / max(1, len(cited)),
+        "questions": len(items),
+    }

@@ -168,6 +168,31 @@ class AnswerParams(_Section):
     openai: OpenAIParams = OpenAIParams()
 
 
+class GraphParams(_Section):
+    """Evidence-graph expansion after retrieval."""
+
+    expand: bool = True
+    seeds: int = Field(3, ge=1, le=20)             # top hits to expand from
+    max_depth: int = Field(2, ge=0, le=6)
+    confidence_threshold: float = Field(0.8, ge=0, le=1)
+    min_sources: int = Field(2, ge=1, le=10)       # corroborating documents that end the traversal
+    min_score: float = Field(0.35, ge=0, le=1)     # a finding counts from this question-term share
+    max_added: int = Field(2, ge=0, le=10)         # findings added to the evidence
+
+
+class AgentParams(_Section):
+    """Budgets and thresholds of the bounded controller (checked in one place)."""
+
+    max_steps: int = Field(8, ge=1, le=50)
+    max_tool_calls: int = Field(3, ge=1, le=20)
+    max_rounds: int = Field(2, ge=1, le=10)
+    min_evidence_hits: int = Field(2, ge=1, le=20)
+    min_hit_score: float = Field(0.25, ge=0, le=1)  # question-term share that makes a hit count
+    strong_hit_score: float | None = Field(0.6, ge=0, le=1)  # one hit this strong suffices (null: off)
+    trace_dir: str = "outputs/traces"
+    graph: GraphParams = GraphParams()
+
+
 class Params(_Section):
     """All knobs of a run. Sections are added as stages are added."""
 
@@ -180,6 +205,7 @@ class Params(_Section):
     index: IndexParams = IndexParams()
     retrieve: RetrieveParams = RetrieveParams()
     answer: AnswerParams = AnswerParams()
+    agent: AgentParams = AgentParams()
 
     def to_dict(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

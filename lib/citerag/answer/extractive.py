@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
 from citerag.index.bm25 import tokenize
 from citerag.params import AnswerParams
-from citerag.retrieval.query import QueryAnalysis
+from citerag.retrieval.query import QueryAnalysis, content_words
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"“])")
 _STEP = re.compile(r"^(\d{1,2}): ")
@@ -45,7 +46,7 @@ def units(ev: Evidence) -> list[Unit]:
         header, caption = None, ""
         for ln in lines:
             if _CAPTION.match(ln):
-                caption = ln.rstrip(".")
+                caption = re.sub(r"^(Table\s+\d+)[.:]\s*", r"\1, ", ln).rstrip(".")  # one sentence, not two
                 continue
             m = _ALGO.match(ln)
             if m:
@@ -108,6 +109,10 @@ class Scorer:
             self.weights[t] = self.weights.get(t, 1.0) * 3
         for a in qa.anchors:
             self.weights[a] = self.weights.get(a, 1.0) * 3
+        # A named document ("SP 800-227") says where to look, not what the answer says.
+        for mention in qa.doc_mentions:
+            for t in tokenize(mention):
+                self.weights.pop(t, None)
         self.total = sum(self.weights.values()) or 1.0
 
     def __call__(self, text: str) -> float:
@@ -116,10 +121,11 @@ class Scorer:
 
 
 def _cite(u: Unit) -> str:
+    """The unit with its citation on every sentence (the verifier checks sentence by sentence)."""
     body = u.text.rstrip()
     if not body.endswith((".", "!", "?", ":")):
         body += "."
-    return f"{body} [{u.key}]"
+    return " ".join(f"{s} [{u.key}]" for s in split_sentences(body))
 
 
 def compare_topics(qa: QueryAnalysis) -> list[str]:
@@ -146,6 +152,10 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
         if steps:
             return "\n".join(_cite(u) for u in steps)
 
+    preferred = _preferred(qa, all_units, score, params)
+    if preferred:
+        return "\n".join(_cite(u) for u in preferred)
+
     if qa.mode == "compare":
         topics = compare_topics(qa)
         picked = []
@@ -156,10 +166,6 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
                 picked.append(best)
         if len(picked) == len(topics) == 2:
             return "\n".join(_cite(u) for u in picked)
-
-    preferred = _preferred(qa, all_units, score, params)
-    if preferred:
-        return "\n".join(_cite(u) for u in preferred)
 
     best_score = scored[0][0]
     if best_score < params.min_answer_score:
@@ -183,16 +189,31 @@ _PARAM_WORDS = re.compile(r"\b(size|sizes|how (big|large|long)|bytes?|bits?|valu
 def _preferred(qa: QueryAnalysis, all_units: list[Unit], score, params: AnswerParams) -> list[Unit]:
     """Units that answer by construction: the glossary row defining the asked term, or the
     table rows labelled with the asked identifiers (parameter and table-value questions)."""
-    if qa.mode == "definition" and qa.subject:
+    for a in qa.anchors:
+        if a.startswith("algorithm"):
+            continue
+        starts = [i for i, u in enumerate(all_units) if u.text.lower().startswith(a + ".") or
+                  re.match(rf"{re.escape(a)}\b", u.text.lower())]
+        if starts:
+            i = starts[0]
+            follow = [u for u in all_units[i + 1 : i + 3] if u.key == all_units[i].key]
+            return [all_units[i], *follow][: params.max_sentences]
+    if qa.subject:  # set only for definition-shaped questions
         rows = [u for u in all_units if u.kind == "definition"
                 and u.text.lower().split(":", 1)[0].strip(" ()") == qa.subject.lower()]
         if rows:
             return rows[:1]
     if qa.identifiers and (qa.mode == "parameter" or _PARAM_WORDS.search(qa.text)):
+        idents = {i.lower() for i in qa.identifiers}
+        attributes = [w for w in qa.content_words if w not in idents and not any(w in i for i in idents)]
         picked: list[Unit] = []
         for ident in qa.identifiers:
             rows = [u for u in all_units if u.kind == "row" and _has(u.text.split(": ")[-2] if ": " in u.text
                                                                       else u.text, ident)]
+            # the row must also hold the asked attribute ("signature size", "category", ...)
+            with_attr = [u for u in rows if not attributes or set(attributes) & set(content_words(u.text))]
+            # a comparison needs both sides even when one table names the column differently
+            rows = with_attr or (rows if qa.mode == "compare" else [])
             rows.sort(key=lambda u: (-score(u.text), u.order))
             if rows and rows[0] not in picked:
                 picked.append(rows[0])
@@ -213,10 +234,11 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
     def rank(item):
         _name, us = item
         title = us[0].group.lower()
-        anchor_hit = any(title.startswith(a) for a in qa.anchors)
+        anchor_hit = any(re.match(rf"{re.escape(a)}\b", title) for a in qa.anchors)
         ident_hit = sum(i.lower() in title for i in qa.identifiers)
         has_steps = any(u.kind == "step" for u in us)
-        return (-int(has_steps), -int(anchor_hit), -ident_hit, -score(us[0].group), us[0].order)
+        named = anchor_hit or ident_hit > 0
+        return (-int(named), -int(has_steps), -ident_hit, -score(us[0].group), us[0].order)
 
     _name, us = sorted(groups.items(), key=rank)[0]
     if not any(u.kind == "step" for u in us):

@@ -1,0 +1,1 @@
+"""The bounded iterative agent: route → retrieve → assess → (refine → retrieve)* → answer → verify/refuse."""

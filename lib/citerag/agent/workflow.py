@@ -1,0 +1,279 @@
+"""The bounded iterative controller as a llama-index Workflow (one step per node).
+
+    route → retrieve → assess_evidence → (answer | refine_query → retrieve)* → verify_or_refuse
+
+Steps run strictly one after another (each emits exactly one event), so a
+run is deterministic. Budgets are checked only in `policies.budget_exhausted`;
+when evidence is insufficient and a budget is exhausted, `answer` is skipped
+and the run refuses with `budget_exhausted`. `stop_reason` says why the loop
+stopped; `refusal_reason` why verification refused — separate fields.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from llama_index.core.workflow import Event, StartEvent, StopEvent, Workflow, step
+
+from citerag.agent import policies
+from citerag.agent.graph import build_graph, traverse
+from citerag.answer.answerer import Answer, answer_from_evidence, refusal
+from citerag.answer.evidence import select_evidence
+from citerag.answer.extractive import Scorer
+from citerag.params import Params
+from citerag.retrieval.query import QueryAnalysis, analyse
+from citerag.retrieval.retriever import Hit, Retriever
+from citerag.retrieval.store import IndexStore
+
+
+@dataclass
+class AgentState:
+    question: str
+    qa: QueryAnalysis
+    route: policies.Route | None = None
+    counters: policies.Counters = field(default_factory=policies.Counters)
+    hits: list[Hit] = field(default_factory=list)
+    queries: list[str] = field(default_factory=list)
+    assessment: policies.Assessment | None = None
+    traversal: dict | None = None
+    answer: Answer | None = None
+    stop_reason: str | None = None
+    refusal_reason: str | None = None
+    trace: list[dict] = field(default_factory=list)
+
+    def event(self, node: str, **data: Any) -> None:
+        self.counters.steps += 1
+        self.trace.append({"step": self.counters.steps, "node": node, **data})
+
+    @property
+    def trajectory(self) -> list[str]:
+        return [e["node"] for e in self.trace]
+
+
+class RetrieveEvent(Event):
+    queries: list[tuple[str, str | None]]
+
+
+class AssessEvent(Event):
+    pass
+
+
+class RefineEvent(Event):
+    reason: str
+
+
+class AnswerEvent(Event):
+    pass
+
+
+class VerifyEvent(Event):
+    skipped_answer: bool = False
+
+
+class AgentWorkflow(Workflow):
+    """Holds the store, retriever and graph; the per-question state travels in the events' context."""
+
+    def __init__(self, store: IndexStore, params: Params, **kwargs: Any) -> None:
+        super().__init__(timeout=kwargs.pop("timeout", 120), **kwargs)
+        self.store, self.params = store, params
+        self.retriever = Retriever(store, params.retrieve)
+        self.idf = dict(store.bm25._bm25.idf)
+        self.vocab = set(self.idf)
+        self.graph = _graph(store) if params.agent.graph.expand else None
+        self.state: AgentState | None = None
+
+    # -- nodes ----------------------------------------------------------------------------
+
+    @step
+    async def route(self, ev: StartEvent) -> RetrieveEvent:
+        st = self.state
+        rt = policies.route(st.question, st.qa)
+        st.route = rt
+        st.event("route", route=rt.name, topics=list(rt.topics), attribute=rt.attribute, note=rt.note,
+                 mode=st.qa.mode)
+        if rt.name == "compare":
+            return RetrieveEvent(queries=[(f"{t} {rt.attribute}".strip(), None) for t in rt.topics])
+        mode = "definition" if rt.name == "resolve_definition" else None
+        return RetrieveEvent(queries=[(st.question, mode)])
+
+    @step
+    async def retrieve(self, ev: RetrieveEvent) -> AssessEvent:
+        st, p = self.state, self.params
+        st.counters.rounds += 1
+        k = p.retrieve.k
+        quota = max(1, k // len(ev.queries))  # balanced quotas across compare branches
+        branches = []
+        for q, mode in ev.queries:
+            st.counters.tool_calls += 1
+            st.queries.append(q)
+            res = self.retriever.search(q, k=quota if len(ev.queries) > 1 else k, mode_hint=mode)
+            branches.append(res.hits)
+        merged = _interleave(branches)
+        known = {h.chunk_id for h in st.hits}
+        st.hits += [h for h in merged if h.chunk_id not in known]
+        added = []
+        if self.graph is not None and merged:
+            added = self._expand(merged)
+        st.event("retrieve", round=st.counters.rounds, queries=[q for q, _ in ev.queries],
+                 hits=[h.chunk_id for h in merged], graph_added=added, tool_calls=st.counters.tool_calls)
+        return AssessEvent()
+
+    @step
+    async def assess_evidence(self, ev: AssessEvent) -> AnswerEvent | RefineEvent | VerifyEvent:
+        st, p = self.state, self.params.agent
+        score = Scorer(st.qa, self.idf)
+        texts = [(h.doc_id, self.store.by_id[h.chunk_id].text) for h in st.hits]
+        a = policies.assess(st.qa, st.route, texts, [score(t) for _, t in texts], p)
+        st.assessment = a
+        if a.reason is None:
+            st.stop_reason = "evidence_sufficient"
+            st.event("assess_evidence", **a.to_dict(), decision="answer")
+            return AnswerEvent()
+        needed = len(policies.refine(st.qa, st.route, a))
+        exhausted = policies.budget_exhausted(st.counters, p, needed)
+        if exhausted is None:
+            st.event("assess_evidence", **a.to_dict(), decision="refine")
+            return RefineEvent(reason=a.reason)
+        st.stop_reason = exhausted
+        if a.reason == "insufficient_hits":
+            st.event("assess_evidence", **a.to_dict(), decision="refuse", budget=exhausted)
+            return VerifyEvent(skipped_answer=True)
+        # hits suffice but an anchor/diversity check failed: answer from what there is
+        st.event("assess_evidence", **a.to_dict(), decision="answer", budget=exhausted)
+        return AnswerEvent()
+
+    @step
+    async def refine_query(self, ev: RefineEvent) -> RetrieveEvent:
+        st = self.state
+        queries = policies.refine(st.qa, st.route, st.assessment)
+        st.event("refine_query", reason=ev.reason, queries=[q for q, _ in queries])
+        return RetrieveEvent(queries=queries)
+
+    @step
+    async def answer(self, ev: AnswerEvent) -> VerifyEvent:
+        st, p = self.state, self.params
+        evidence = select_evidence(_ordered_hits(st), self.store, p.answer)
+        st.answer = answer_from_evidence(st.qa, evidence, p.answer, self.idf, self.vocab)
+        st.event("answer", backend=st.answer.backend, evidence=[e.chunk_id for e in evidence],
+                 draft_refused=st.answer.refused, notes=st.answer.notes)
+        return VerifyEvent()
+
+    @step
+    async def verify_or_refuse(self, ev: VerifyEvent) -> StopEvent:
+        st = self.state
+        if ev.skipped_answer:
+            st.answer = refusal(st.question, "budget_exhausted", self.params.answer.backend,
+                                [f"stopped by {st.stop_reason} with insufficient evidence"])
+        st.refusal_reason = st.answer.refusal_reason
+        st.event("verify_or_refuse", refused=st.answer.refused, refusal_reason=st.refusal_reason,
+                 sentences=[{"text": s.text, "support": s.support, "supported": s.supported}
+                            for s in st.answer.sentences])
+        return StopEvent(result=st)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _expand(self, hits: list[Hit]) -> list[str]:
+        g = self.params.agent.graph
+        st = self.state
+        score = Scorer(st.qa, self.idf)
+        seeds = [(h.chunk_id, h.score) for h in hits[: g.seeds]]
+        tr = traverse(self.graph, seeds, lambda cid: score(self.store.by_id[cid].text), g.max_depth,
+                      g.confidence_threshold, g.min_sources, g.min_score)
+        st.traversal = tr.to_dict()
+        known = {h.chunk_id for h in st.hits}
+        found = sorted((f for f in tr.findings if f.edge != "seed" and f.score >= g.min_score
+                        and f.chunk_id not in known), key=lambda f: (-f.score, f.chunk_id))[: g.max_added]
+        for f in found:
+            c = self.store.by_id[f.chunk_id]
+            st.hits.append(Hit(0, c.chunk_id, c.doc_id, c.start_page, c.end_page, f.score,
+                               {"graph": f.depth}, {"via": 0.0}))
+        return [f.chunk_id for f in found]
+
+
+def _interleave(branches: list[list[Hit]]) -> list[Hit]:
+    out, seen = [], set()
+    for i in range(max((len(b) for b in branches), default=0)):
+        for b in branches:
+            if i < len(b) and b[i].chunk_id not in seen:
+                seen.add(b[i].chunk_id)
+                out.append(b[i])
+    return out
+
+
+def _ordered_hits(st: AgentState) -> list[Hit]:
+    """Retrieved hits first (in the order found), graph findings after them."""
+    return [h for h in st.hits if "graph" not in h.ranks] + [h for h in st.hits if "graph" in h.ranks]
+
+
+_GRAPHS: dict[int, Any] = {}
+
+
+def _graph(store: IndexStore):
+    key = id(store)
+    if key not in _GRAPHS:
+        _GRAPHS[key] = build_graph(store.chunks)
+    return _GRAPHS[key]
+
+
+# -- running -------------------------------------------------------------------------------
+
+@dataclass
+class AgentResult:
+    question: str
+    answer: Answer
+    route: str
+    stop_reason: str | None
+    refusal_reason: str | None
+    trajectory: list[str]
+    trace: list[dict]
+    seconds: float
+
+    def contract(self, qid: Any, trace_path: str | None) -> dict:
+        """The `citerag ask` output line."""
+        return {"qid": qid, "answer": self.answer.answer, "refused": self.answer.refused,
+                "refusal_reason": self.refusal_reason, "stop_reason": self.stop_reason,
+                "citations": self.answer.citations, "route": self.route, "trace": trace_path}
+
+    def write_trace(self, path: Path) -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"question": self.question, "route": self.route,
+                                    "stop_reason": self.stop_reason, "refusal_reason": self.refusal_reason,
+                                    "answer": self.answer.answer, "citations": self.answer.citations,
+                                    "trajectory": self.trajectory, "events": self.trace,
+                                    "seconds": round(self.seconds, 4)}, indent=2, ensure_ascii=False, default=str))
+        return path
+
+
+class Agent:
+    """Runs the workflow for one question at a time (synchronously, also inside Jupyter)."""
+
+    def __init__(self, store: IndexStore, params: Params) -> None:
+        self.flow = AgentWorkflow(store, params)
+        self.params = params
+
+    async def arun(self, question: str, mode_hint: str | None = None) -> AgentResult:
+        t0 = time.perf_counter()
+        glossary = self.flow.store.glossary if self.params.retrieve.variants else None
+        st = AgentState(question, analyse(question, glossary, mode_hint, self.params.retrieve.max_variants))
+        self.flow.state = st
+        await self.flow.run()
+        return AgentResult(question, st.answer, st.route.name if st.route else "retrieve", st.stop_reason,
+                           st.refusal_reason, st.trajectory, st.trace, time.perf_counter() - t0)
+
+    def run(self, question: str, mode_hint: str | None = None) -> AgentResult:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self.arun(question, mode_hint))
+        # A loop is already running (Jupyter): run the workflow on a private loop in a thread.
+        box: dict[str, Any] = {}
+        t = threading.Thread(target=lambda: box.setdefault("r", asyncio.run(self.arun(question, mode_hint))))
+        t.start()
+        t.join()
+        return box["r"]
