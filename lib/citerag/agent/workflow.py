@@ -86,6 +86,11 @@ class AgentWorkflow(Workflow):
         self.idf = dict(store.bm25._bm25.idf)
         self.vocab = set(self.idf)
         self.graph = _graph(store) if params.agent.graph.expand else None
+        self.llm = None
+        if params.answer.backend == "openai":
+            from citerag.answer.llm import OpenAIDrafter
+
+            self.llm = OpenAIDrafter(params.answer.openai)
         self.state: AgentState | None = None
 
     # -- nodes ----------------------------------------------------------------------------
@@ -159,7 +164,7 @@ class AgentWorkflow(Workflow):
     async def answer(self, ev: AnswerEvent) -> VerifyEvent:
         st, p = self.state, self.params
         evidence = select_evidence(_ordered_hits(st), self.store, p.answer)
-        st.answer = answer_from_evidence(st.qa, evidence, p.answer, self.idf, self.vocab)
+        st.answer = answer_from_evidence(st.qa, evidence, p.answer, self.idf, self.vocab, llm=self.llm)
         st.event("answer", backend=st.answer.backend, evidence=[e.chunk_id for e in evidence],
                  draft_refused=st.answer.refused, notes=st.answer.notes)
         return VerifyEvent()

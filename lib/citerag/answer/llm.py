@@ -1,0 +1,61 @@
+"""The `openai` answer backend: any OpenAI-compatible endpoint drafts, citerag verifies.
+
+Temperature 0, a timeout and bounded retries from params; the API key comes
+from the environment variable named in params (a local server needs none).
+The draft is only a proposal: it passes the same citation and support gate
+as the extractive backend, and when the model refuses, breaks the citation
+contract or the endpoint is unreachable, the deterministic backend answers
+and the notes (which land in the trace) say so.
+"""
+
+from __future__ import annotations
+
+import os
+
+from citerag.answer.citations import REFUSAL
+from citerag.answer.evidence import Evidence
+from citerag.params import OpenAIParams
+from citerag.retrieval.query import QueryAnalysis
+
+SYSTEM = (
+    "You answer questions about NIST post-quantum cryptography standards using ONLY the numbered "
+    "evidence. Write 1-4 short sentences. End EVERY sentence with the citation key(s) of the evidence "
+    "that states it, like [c1] or [c1][c2]. Copy numbers exactly. If the evidence does not contain the "
+    f"answer, reply exactly: {REFUSAL}"
+)
+
+
+class OpenAIDrafter:
+    """Drafts cited answers through the `openai` client."""
+
+    def __init__(self, params: OpenAIParams, per_chunk_chars: int = 900, max_chunks: int = 4) -> None:
+        from openai import OpenAI
+
+        self.params = params
+        self.per_chunk_chars, self.max_chunks = per_chunk_chars, max_chunks
+        self.client = OpenAI(base_url=params.base_url, api_key=os.environ.get(params.api_key_env) or "not-needed",
+                             timeout=params.timeout_s, max_retries=params.max_retries)
+
+    def prompt(self, qa: QueryAnalysis, evidence: list[Evidence]) -> str:
+        blocks = [f"[{e.key}] ({e.doc_id}, page {e.start_page}) {e.text[: self.per_chunk_chars]}"
+                  for e in evidence[: self.max_chunks]]
+        return "Evidence:\n" + "\n\n".join(blocks) + f"\n\nQuestion: {qa.text}\nAnswer:"
+
+    def draft(self, qa: QueryAnalysis, evidence: list[Evidence]) -> tuple[str, list[str]]:
+        """(draft text, notes); an empty draft means "use the fallback"."""
+        from openai import APIConnectionError, APIError, APITimeoutError
+
+        try:
+            resp = self.client.chat.completions.create(
+                model=self.params.model, temperature=0, max_tokens=self.params.max_tokens,
+                messages=[{"role": "system", "content": SYSTEM},
+                          {"role": "user", "content": self.prompt(qa, evidence)}],
+            )
+        except (APIConnectionError, APITimeoutError) as exc:
+            return "", [f"openai endpoint unreachable ({type(exc).__name__}); fell back to extractive"]
+        except APIError as exc:
+            return "", [f"openai endpoint error ({exc.__class__.__name__}: {str(exc)[:120]}); fell back to extractive"]
+        text = (resp.choices[0].message.content or "").strip()
+        if not text or REFUSAL in text.lower():
+            return "", ["model refused or returned nothing; deterministic fallback"]
+        return text, [f"openai draft from {self.params.model} ({len(text)} chars)"]
