@@ -21,6 +21,14 @@ def test_bm25_prefers_exact_identifier():
     assert idx.top("completely unrelated", 3) == []
 
 
+def test_fast_scores_equal_rank_bm25():
+    texts = ["ML-KEM-512 key sizes and key generation", "ML-KEM-768 key sizes", "SLH-DSA signatures",
+             "key key key encapsulation", "unrelated words only"]
+    idx = BM25Index.from_texts([str(i) for i in range(len(texts))], texts, k1=1.2, b=0.75)
+    for q in ["ML-KEM key sizes", "key key encapsulation", "SLH-DSA", "nothing matches"]:
+        assert np.allclose(idx.scores(q), idx.reference_scores(q))
+
+
 def test_embedding_model_and_cache(tmp_path):
     params = EmbedParams()
     e = Embedder(params, cache_dir=tmp_path)

@@ -32,8 +32,28 @@ def _bigrams(words) -> set[tuple[str, str]]:
     return set(itertools.pairwise(words))
 
 
+@lru_cache(maxsize=4096)
+def _token_re(token: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(token.lower())}(?![\w-])")
+
+
+@lru_cache(maxsize=4096)
+def _line_start_re(term: str) -> re.Pattern[str]:
+    return re.compile(rf"(?m)^(?:#+\s*)?\(?{re.escape(term.lower())}\)?(?:\b|\s*(?:\||:|\(|$))")
+
+
+@lru_cache(maxsize=4096)
+def _defines_re(term: str) -> re.Pattern[str]:
+    return re.compile(rf"(?m)^\(?{re.escape(term.lower())}\)?\s*(?:\||:|\(|$)")
+
+
+@lru_cache(maxsize=8192)
+def _lower(text: str) -> str:
+    return text.lower()
+
+
 def _has_token(text_lower: str, token: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(token.lower())}(?![\w-])", text_lower) is not None
+    return _token_re(token).search(text_lower) is not None
 
 
 def doc_hints(q: QueryAnalysis, doc_ids: list[str], scheme_docs: dict[str, str]) -> dict[str, float]:
@@ -53,7 +73,7 @@ def doc_hints(q: QueryAnalysis, doc_ids: list[str], scheme_docs: dict[str, str])
 
 def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float,
              hints: dict[str, float]) -> dict[str, float]:
-    text_lower = chunk.text.lower()
+    text_lower = _lower(chunk.text)
     heading = " > ".join(chunk.heading_path)
     f: dict[str, float] = {"fused": fused_norm, "dense": max(0.0, dense_sim)}
     f["identifier"] = (sum(_has_token(text_lower, i) for i in q.identifiers) / len(q.identifiers)
@@ -64,7 +84,7 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     f["heading"] = (sum(w in hw for w in q.content_words) / len(q.content_words)) if q.content_words else 0.0
     anchor = 0.0
     for a in q.anchors:
-        if re.search(rf"(?m)^(?:#+\s*)?{re.escape(a)}\b", text_lower):
+        if _line_start_re(a).search(text_lower):
             anchor = 1.0
         elif _has_token(text_lower, a):
             anchor = max(anchor, 0.3)
@@ -92,7 +112,7 @@ def _defines(text_lower: str, q: QueryAnalysis) -> bool:
     terms = [q.subject] if q.subject else []
     if q.mode == "definition":
         terms += [i for i in q.identifiers if len(i) >= 3]
-    return any(re.search(rf"(?m)^\(?{re.escape(t.lower())}\)?\s*(?:\||:|\(|$)", text_lower) for t in terms if t)
+    return any(_defines_re(t).search(text_lower) for t in terms if t)
 
 
 def score(f: dict[str, float], w: RerankWeights) -> float:
