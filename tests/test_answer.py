@@ -46,6 +46,8 @@ def test_refusal_contract_and_unknown_terms():
     vocab = {"ml-kem", "ml-kem-768", "ml", "kem", "768", "ciphertext", "size", "signature", "break"}
     assert unknown_terms("What is the ML-KEM-2048 ciphertext size?", vocab) == ["ML-KEM-2048"]
     assert unknown_terms("How many qubits break ML-KEM-768?", vocab) == ["qubits"]
+    # ordinary English absent from the corpus is not a missing technical term
+    assert unknown_terms("What must happen to a qubits ciphertext?", vocab, frozenset({"happen"})) == ["qubits"]
     a = answer_from_evidence(analyse("How many qubits break ML-KEM-768?"), [], AnswerParams(), {}, vocab)
     assert (a.answer, a.refused, a.refusal_reason, a.citations) == (REFUSAL, True, "unknown_terms", [])
     a = answer_from_evidence(analyse("What is the ML-KEM-768 ciphertext size?"), [], AnswerParams(), {}, vocab)

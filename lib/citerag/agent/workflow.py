@@ -85,6 +85,9 @@ class AgentWorkflow(Workflow):
         self.retriever = Retriever(store, params.retrieve)
         self.idf = dict(store.bm25._bm25.idf)
         self.vocab = set(self.idf)
+        from citerag.index.embed import model_vocabulary
+
+        self.common_words = model_vocabulary(params.embed.model)
         self.graph = _graph(store) if params.agent.graph.expand else None
         self.llm = None
         if params.answer.backend == "openai":
@@ -164,7 +167,8 @@ class AgentWorkflow(Workflow):
     async def answer(self, ev: AnswerEvent) -> VerifyEvent:
         st, p = self.state, self.params
         evidence = select_evidence(_ordered_hits(st), self.store, p.answer)
-        st.answer = answer_from_evidence(st.qa, evidence, p.answer, self.idf, self.vocab, llm=self.llm)
+        st.answer = answer_from_evidence(st.qa, evidence, p.answer, self.idf, self.vocab, llm=self.llm,
+                                         common_words=self.common_words)
         st.event("answer", backend=st.answer.backend, evidence=[e.chunk_id for e in evidence],
                  draft_refused=st.answer.refused, notes=st.answer.notes)
         return VerifyEvent()

@@ -42,9 +42,10 @@ def refusal(question: str, reason: str, backend: str, notes: list[str] | None = 
     return Answer(question, REFUSAL, True, reason, [], [], backend, notes or [])
 
 
-def unknown_terms(question: str, vocab: set[str]) -> list[str]:
+def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:
     """Salient question terms that occur nowhere in the corpus: names and acronyms (≥ 3 chars),
-    longer lowercase words (≥ 5), and parameter-set identifiers such as `ML-KEM-2048`."""
+    longer lowercase words (≥ 5) that are not ordinary English (`common_words`, e.g. the
+    embedding model's whole-word vocabulary), and parameter-set identifiers such as `ML-KEM-2048`."""
     out = []
     for w in _WORD.findall(question):
         low = w.lower()
@@ -53,7 +54,7 @@ def unknown_terms(question: str, vocab: set[str]) -> list[str]:
         if _PARAM_SET.match(w) and low not in vocab:
             out.append(w)
             continue
-        salient = not w.islower() or len(w) >= 5
+        salient = not w.islower() or (len(w) >= 5 and low not in common_words)
         if salient and not (set(tokenize(w)) & vocab):
             out.append(w)
     return out
@@ -93,12 +94,13 @@ def _only_valid_keys(s: SentenceCheck) -> str:
 
 
 def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams,
-                         idf: dict[str, float], vocab: set[str], llm=None) -> Answer:
+                         idf: dict[str, float], vocab: set[str], llm=None,
+                         common_words: frozenset[str] = frozenset()) -> Answer:
     """Draft with the configured backend (falling back to extractive), then verify."""
     backend = params.backend
     notes: list[str] = []
     if params.refuse_unknown_terms:
-        unknown = unknown_terms(qa.text, vocab)
+        unknown = unknown_terms(qa.text, vocab, common_words)
         if unknown:
             return refusal(qa.text, "unknown_terms", backend, [f"not in the corpus: {', '.join(unknown)}"])
     if not evidence:

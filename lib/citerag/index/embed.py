@@ -51,6 +51,19 @@ def resolve_model_path(name: str) -> Path:
     )
 
 
+def model_vocabulary(name: str) -> frozenset[str]:
+    """Whole words of the model's WordPiece vocabulary: a general-English word list that ships
+    with the model (empty when the model has no vocab.txt)."""
+    try:
+        path = resolve_model_path(name) / "vocab.txt"
+    except EmbedError:
+        return frozenset()
+    if not path.is_file():
+        return frozenset()
+    words = path.read_text(encoding="utf-8").split("\n")
+    return frozenset(w for w in words if w.isalpha() and w.islower())
+
+
 def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
