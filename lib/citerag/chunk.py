@@ -20,12 +20,12 @@ from dataclasses import asdict, dataclass, field
 
 from citerag.clean import CleanPage
 from citerag.params import ChunkParams
+from citerag.textpatterns import ALGORITHM_TITLE as _ALGO_START
+from citerag.textpatterns import STEP_LINE as _STEP_LINE
+from citerag.textpatterns import TABLE_CAPTION as _TABLE_CAPTION
 
 _HEADING_MD = re.compile(r"^(#{1,6})\s+(.*)$")
 _NUMBERED = re.compile(r"^(?:(Appendix|Annex)\s+([A-Z])\b|([A-Z]|\d+)((?:\.\d+)*)\.?\s)")
-_ALGO_START = re.compile(r"^(?:#+\s*)?Algorithm\s+\d+\b")
-_TABLE_CAPTION = re.compile(r"^Table\s+\d+[.:]")
-_STEP_LINE = re.compile(r"^\d{1,2}: ")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"“])")
 _TABLE_SEP = re.compile(r"^\|?\s*:?-{3,}")
 

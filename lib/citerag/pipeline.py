@@ -39,7 +39,7 @@ class StageResult:
 # that stage's artifacts (a params-only key would silently serve stale chunks).
 STAGE_CODE: dict[str, tuple[str, ...]] = {
     "ingest": ("ingest.py",),
-    "chunk": ("clean.py", "chunk.py"),
+    "chunk": ("clean.py", "chunk.py", "textpatterns.py"),
     "index": ("index/embed.py", "index/chroma.py", "index/bm25.py", "pipeline.py"),
 }
 

@@ -17,12 +17,12 @@ from citerag.answer.evidence import Evidence
 from citerag.index.bm25 import tokenize
 from citerag.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
+from citerag.textpatterns import ALGORITHM_TITLE as _ALGO
+from citerag.textpatterns import DOT_LEADER as _DOT_LEADER
+from citerag.textpatterns import STEP_LINE as _STEP
+from citerag.textpatterns import TABLE_CAPTION as _CAPTION
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"“])")
-_STEP = re.compile(r"^(\d{1,2}): ")
-_ALGO = re.compile(r"^(?:#+\s*)?Algorithm\s+(\d+)\b(.*)$")
-_CAPTION = re.compile(r"^Table\s+\d+[.:]")
-_DOT_LEADER = re.compile(r"(?:\.\s){4,}|\.{5,}")
 _COMPARE_SPLIT = re.compile(r"\s+(?:and|vs\.?|versus|or|with)\s+|,\s*", re.I)
 
 

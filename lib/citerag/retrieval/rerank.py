@@ -17,8 +17,8 @@ from functools import lru_cache
 from citerag.chunk import Chunk
 from citerag.params import RerankWeights
 from citerag.retrieval.query import QueryAnalysis, content_words
+from citerag.textpatterns import DOT_LEADER as _DOT_LEADER
 
-_DOT_LEADER = re.compile(r"(?:\.\s){4,}|\.{5,}")
 _GLOSSARY_HEAD = re.compile(r"terms|definitions|glossary|acronyms|abbreviations|symbols", re.I)
 _BOILER_HEAD = re.compile(r"table of contents|^contents$|list of (tables|figures|algorithms)|^references$", re.I)
 
