@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-ALGORITHM_TITLE = re.compile(r"^(?:#+\s*)?Algorithm\s+(\d+)\b(.*)$")
+ALGORITHM_TITLE = re.compile(r"^(?:#+\s*)?Algorithm\s+(\d+)\b(.*)")  # (.*): rest of the first line
 STEP_LINE = re.compile(r"^(\d{1,2}): ")
 TABLE_CAPTION = re.compile(r"^Table\s+\d+[.:]")
 DOT_LEADER = re.compile(r"(?:\.\s){4,}|\.{5,}")
