@@ -33,10 +33,6 @@ class Answer:
     backend: str = "extractive"
     notes: list[str] = field(default_factory=list)
 
-    def contract(self) -> dict:
-        return {"answer": self.answer, "refused": self.refused, "refusal_reason": self.refusal_reason,
-                "citations": self.citations}
-
 
 def refusal(question: str, reason: str, backend: str, notes: list[str] | None = None) -> Answer:
     return Answer(question, REFUSAL, True, reason, [], [], backend, notes or [])
