@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -47,17 +48,23 @@ def write_json_atomic(path: Path, data: Any) -> None:
         Path(tmp).unlink(missing_ok=True)
 
 
-def write_jsonl(path: Path, rows: list[dict]) -> None:
-    """Deterministic JSON lines (sorted keys): same rows → byte-identical file."""
+def write_jsonl(path: Path, rows: Iterable[dict], sort_keys: bool = True) -> int:
+    """JSON lines via a temp file + rename; returns the row count. With sorted keys (the
+    default, for artifacts) the same rows give a byte-identical file; contracts keep key order."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    n = 0
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             for row in rows:
-                fh.write(json.dumps(row, sort_keys=True, ensure_ascii=False))
+                fh.write(json.dumps(row, sort_keys=sort_keys, ensure_ascii=False))
                 fh.write("\n")
+                n += 1
         os.replace(tmp, path)
     finally:
         Path(tmp).unlink(missing_ok=True)
+    return n
 
 
 def read_jsonl(path: Path) -> list[dict]:

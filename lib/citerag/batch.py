@@ -8,11 +8,11 @@ written atomically (one line per input line, in order).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from citerag.artifacts import write_jsonl
 
 
 class BatchInputError(ValueError):
@@ -48,16 +48,5 @@ def read_jsonl_records(path: str | Path, required: dict[str, type]) -> list[dict
 
 
 def write_jsonl_atomic(path: str | Path, rows: Iterable[dict[str, Any]]) -> int:
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=p.parent)
-    n = 0
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for row in rows:
-                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-                n += 1
-        os.replace(tmp, p)
-    finally:
-        Path(tmp).unlink(missing_ok=True)
-    return n
+    """Contract output: key order as built (qid first), written atomically."""
+    return write_jsonl(Path(path), rows, sort_keys=False)

@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from citerag.params import ParamsError, load_params
+from citerag.params import ParamsError, load_params, parse_override
 
 DEFAULT_PARAMS = "params/default.yaml"
 
@@ -66,20 +66,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     fetch_corpus(params)
     name = args.run_name or new_run_name(path, params)
     out = run_dir(params, name)
-    overrides = dict(_parse_set(s) for s in (args.set or []))
+    overrides = dict(parse_override(s) for s in (args.set or []))
     done = run_notebooks(params, path, out, overrides)
     print(f"\nrun {name}: {len(done)} notebook(s) executed")
     for nb in done:
         print(f"  notebook: {nb}")
     print(f"  summary:  {out / SUMMARY}")
     return 0
-
-
-def _parse_set(item: str) -> tuple[str, object]:
-    import yaml
-
-    key, _, raw = item.partition("=")
-    return key.strip(), yaml.safe_load(raw)
 
 
 def cmd_retrieve(args: argparse.Namespace) -> int:

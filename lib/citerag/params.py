@@ -240,7 +240,8 @@ def stage_hash(params: Params, stage: str, upstream: dict[str, str] | None = Non
     return stable_hash({"stage": stage, "params": relevant, "inputs": upstream or {}})
 
 
-def _parse_override(item: str) -> tuple[str, Any]:
+def parse_override(item: str) -> tuple[str, Any]:
+    """`dotted.key=value` → (key, YAML-parsed value)."""
     if "=" not in item:
         raise ParamsError(f"override {item!r}: expected dotted.key=value")
     key, raw = item.split("=", 1)
@@ -254,7 +255,7 @@ def apply_overrides(
     out = copy.deepcopy(data)
     if not overrides:
         return out
-    items = overrides.items() if isinstance(overrides, dict) else map(_parse_override, overrides)
+    items = overrides.items() if isinstance(overrides, dict) else map(parse_override, overrides)
     for dotted, value in items:
         node = out
         parts = dotted.split(".")

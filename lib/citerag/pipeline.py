@@ -17,7 +17,7 @@ from citerag.chunk import Chunk, chunk_pages
 from citerag.clean import CleanPage, clean_pages
 from citerag.corpus import corpus_files, load_manifest, sha256_file
 from citerag.ingest import PageRecord, ingest_files
-from citerag.params import Params, stage_hash
+from citerag.params import STAGE_SECTIONS, Params, stage_hash
 from citerag.paths import resolve
 
 
@@ -61,8 +61,6 @@ def _root(params: Params) -> Path:
 
 def _base_manifest(stage: str, digest: str, params: Params, inputs: dict[str, Any]) -> dict:
     data = params.to_dict()
-    from citerag.params import STAGE_SECTIONS
-
     return {
         "stage": stage,
         "hash": digest,
