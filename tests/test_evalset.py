@@ -53,6 +53,7 @@ def test_labels_hold_on_the_pdfs(corpus_params):
     pages = raw_pages(texts)
     assert verify_questions(load_questions(EVAL / "questions.jsonl"), pages, texts) == []
     assert verify_conversations(load_conversations(EVAL / "conversations.jsonl"), pages) == []
+    assert verify_conversations(load_conversations(EVAL / "holdout_conversations.jsonl"), pages) == []
 
 
 @pytest.mark.corpus
