@@ -208,3 +208,58 @@ def retrieval_target_checks(rows: list[dict], system: str = "hybrid",
         for m in ("recall@8", "mrr@8"):
             checks[f"{system} beats {baseline} on {m}"] = by[system][m] > by[baseline][m]
     return checks
+
+
+# -- answers -------------------------------------------------------------------------------
+
+def contains_all(answer: str, must: Sequence[str]) -> bool:
+    """Every must_contain string in the answer (case, spacing and hyphenation tolerant)."""
+    from citerag.evalset import normalize_for_match
+
+    text = normalize_for_match(answer)
+    return all(normalize_for_match(m) in text for m in must)
+
+
+# -- conversations ---------------------------------------------------------------------------
+
+CONVERSATION_TARGETS = {"rewrite_entity": 0.90, "must_contain": 0.75, "unanswerable_refused": 1.0}
+
+
+def run_conversations(engine, convs: Sequence, thread_prefix: str) -> list[dict]:
+    """Run every conversation on its own fresh thread; one row per turn with its checks."""
+    rows = []
+    for conv in convs:
+        thread = f"{thread_prefix}:{conv.cid}"
+        for n, t in enumerate(conv.turns, start=1):
+            r = engine.turn(thread, t.user)
+            rq = r.rewritten_query or ""
+            rows.append({
+                "cid": conv.cid, "turn": n, "user": t.user, "expected_route": t.expected_route, "route": r.route,
+                "route_ok": t.expected_route is None or r.route == t.expected_route,
+                "rewritten_query": r.rewritten_query, "carried_entities": list(t.carried_entities),
+                "entity_ok": all(e.lower() in rq.lower() for e in t.carried_entities) if t.carried_entities else None,
+                "answerable": t.answerable, "refused": r.refused, "refusal_reason": r.refusal_reason,
+                "must_ok": (not r.refused and contains_all(r.answer, t.must_contain)) if t.answerable else None,
+                "answer": r.answer, "citations": r.citations, "trajectory": r.trajectory,
+                "seconds": round(r.seconds, 4), "result": r})
+    return rows
+
+
+def conversation_metrics(rows: Sequence[dict]) -> dict[str, float]:
+    """Route accuracy, entity carry-over of follow-ups, must_contain and refusal rates."""
+    def rate(values):
+        values = [v for v in values if v is not None]
+        return round(sum(values) / len(values), 4) if values else float("nan")
+
+    return {
+        "turns": len(rows),
+        "route_accuracy": rate([r["route_ok"] for r in rows if r["expected_route"]]),
+        "rewrite_entity": rate([r["entity_ok"] for r in rows]),
+        "must_contain": rate([r["must_ok"] for r in rows]),
+        "unanswerable_refused": rate([r["refused"] for r in rows if not r["answerable"]]),
+        "answerable_refused": rate([r["refused"] for r in rows if r["answerable"]]),
+    }
+
+
+def conversation_target_checks(metrics: dict[str, float]) -> dict[str, bool]:
+    return {f"{m} >= {t}": metrics[m] >= t for m, t in CONVERSATION_TARGETS.items()}

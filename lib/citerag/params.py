@@ -180,8 +180,28 @@ class GraphParams(_Section):
     max_added: int = Field(2, ge=0, le=10)         # findings added to the evidence
 
 
+class ConversationParams(_Section):
+    """Conversation mode: memory, router, rewriter, grader, validator, clarification."""
+
+    memory_path: str = "outputs/memory/threads.sqlite"
+    history_turns: int = Field(4, ge=1, le=50)          # earlier turns the router/rewriter see
+    # "deterministic" (offline default) or "openai" (structured output through answer.openai;
+    # any failure falls back to the deterministic decision and the trace says so)
+    decisions: Literal["deterministic", "openai"] = "deterministic"
+    grade_threshold: float = Field(0.3, ge=0, le=1)     # a chunk is relevant from this score
+    min_relevant: int = Field(3, ge=1, le=20)           # relevant chunks needed to generate
+    max_retries: int = Field(2, ge=0, le=5)             # grader-triggered rewrite + retrieve rounds
+    max_validation_retries: int = Field(1, ge=0, le=5)  # regenerations after a failed validation
+    # share (idf-weighted) of a follow-up's own words the cited text must contain
+    min_followup_coverage: float = Field(0.5, ge=0, le=1)
+    max_clarifications: int = Field(2, ge=1, le=5)      # clarifying questions per turn
+
+
 class AgentParams(_Section):
     """Budgets and thresholds of the bounded controller (checked in one place)."""
+
+    # false: simple mode (single-turn controller, no memory); true: the conversational graph
+    conversational: bool = False
 
     max_steps: int = Field(8, ge=1, le=50)
     max_tool_calls: int = Field(3, ge=1, le=20)
@@ -191,6 +211,7 @@ class AgentParams(_Section):
     strong_hit_score: float | None = Field(0.6, ge=0, le=1)  # one hit this strong suffices (null: off)
     trace_dir: str = "outputs/traces"
     graph: GraphParams = GraphParams()
+    conversation: ConversationParams = ConversationParams()
 
 
 class Params(_Section):

@@ -3,7 +3,11 @@
     route → retrieve → assess_evidence → (answer | refine_query → retrieve)* → verify_or_refuse
 
 Steps run strictly one after another (each emits exactly one event), so a
-run is deterministic. Budgets are checked only in `policies.budget_exhausted`;
+run is deterministic. The per-question state lives in the run's Context, so
+several runs of one workflow (e.g. concurrent chat threads) never share it.
+`gather_only` runs stop after the evidence assessment: conversation mode
+grades that evidence before it lets `compose_answer`/`finish` run.
+Budgets are checked only in `policies.budget_exhausted`;
 when evidence is insufficient and a budget is exhausted, `answer` is skipped
 and the run refuses with `budget_exhausted`. `stop_reason` says why the loop
 stopped; `refusal_reason` why verification refused — separate fields.
@@ -19,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from llama_index.core.workflow import Event, StartEvent, StopEvent, Workflow, step
+from llama_index.core.workflow import Context, Event, StartEvent, StopEvent, Workflow, step
 
 from citerag.agent import policies
 from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
-from citerag.answer.evidence import select_evidence
+from citerag.answer.evidence import Evidence, select_evidence
 from citerag.answer.extractive import Scorer
 from citerag.params import Params
 from citerag.retrieval.query import QueryAnalysis, analyse
@@ -46,6 +50,8 @@ class AgentState:
     stop_reason: str | None = None
     refusal_reason: str | None = None
     trace: list[dict] = field(default_factory=list)
+    gather_only: bool = False
+    pending: str | None = None  # gather_only: "answer" or "refuse" (what the controller decided)
 
     def event(self, node: str, **data: Any) -> None:
         self.counters.steps += 1
@@ -94,13 +100,13 @@ class AgentWorkflow(Workflow):
             from citerag.answer.llm import OpenAIDrafter
 
             self.llm = OpenAIDrafter(params.answer.openai)
-        self.state: AgentState | None = None
 
     # -- nodes ----------------------------------------------------------------------------
 
     @step
-    async def route(self, ev: StartEvent) -> RetrieveEvent:
-        st = self.state
+    async def route(self, ctx: Context, ev: StartEvent) -> RetrieveEvent:
+        st: AgentState = ev.state
+        await ctx.store.set("st", st)
         rt = policies.route(st.question, st.qa)
         st.route = rt
         st.event("route", route=rt.name, topics=list(rt.topics), attribute=rt.attribute, note=rt.note,
@@ -111,8 +117,8 @@ class AgentWorkflow(Workflow):
         return RetrieveEvent(queries=[(st.question, mode)])
 
     @step
-    async def retrieve(self, ev: RetrieveEvent) -> AssessEvent:
-        st, p = self.state, self.params
+    async def retrieve(self, ctx: Context, ev: RetrieveEvent) -> AssessEvent:
+        st, p = await ctx.store.get("st"), self.params
         st.counters.rounds += 1
         k = p.retrieve.k
         quota = max(1, k // len(ev.queries))  # balanced quotas across compare branches
@@ -127,14 +133,16 @@ class AgentWorkflow(Workflow):
         st.hits += [h for h in merged if h.chunk_id not in known]
         added = []
         if self.graph is not None and merged:
-            added = self._expand(merged)
+            added = self._expand(st, merged)
         st.event("retrieve", round=st.counters.rounds, queries=[q for q, _ in ev.queries],
                  hits=[h.chunk_id for h in merged], graph_added=added, tool_calls=st.counters.tool_calls)
         return AssessEvent()
 
     @step
-    async def assess_evidence(self, ev: AssessEvent) -> AnswerEvent | RefineEvent | VerifyEvent:
-        st, p = self.state, self.params.agent
+    async def assess_evidence(
+        self, ctx: Context, ev: AssessEvent
+    ) -> AnswerEvent | RefineEvent | VerifyEvent | StopEvent:
+        st, p = await ctx.store.get("st"), self.params.agent
         score = Scorer(st.qa, self.idf)
         texts = [(h.doc_id, self.store.by_id[h.chunk_id].text) for h in st.hits]
         a = policies.assess(st.qa, st.route, texts, [score(t) for _, t in texts], p)
@@ -142,7 +150,7 @@ class AgentWorkflow(Workflow):
         if a.reason is None:
             st.stop_reason = "evidence_sufficient"
             st.event("assess_evidence", **a.to_dict(), decision="answer")
-            return AnswerEvent()
+            return self._decided(st, "answer")
         needed = len(policies.refine(st.qa, st.route, a))
         exhausted = policies.budget_exhausted(st.counters, p, needed)
         if exhausted is None:
@@ -151,45 +159,61 @@ class AgentWorkflow(Workflow):
         st.stop_reason = exhausted
         if a.reason == "insufficient_hits":
             st.event("assess_evidence", **a.to_dict(), decision="refuse", budget=exhausted)
-            return VerifyEvent(skipped_answer=True)
+            return self._decided(st, "refuse")
         # hits suffice but an anchor/diversity check failed: answer from what there is
         st.event("assess_evidence", **a.to_dict(), decision="answer", budget=exhausted)
-        return AnswerEvent()
+        return self._decided(st, "answer")
 
     @step
-    async def refine_query(self, ev: RefineEvent) -> RetrieveEvent:
-        st = self.state
+    async def refine_query(self, ctx: Context, ev: RefineEvent) -> RetrieveEvent:
+        st = await ctx.store.get("st")
         queries = policies.refine(st.qa, st.route, st.assessment)
         st.event("refine_query", reason=ev.reason, queries=[q for q, _ in queries])
         return RetrieveEvent(queries=queries)
 
     @step
-    async def answer(self, ev: AnswerEvent) -> VerifyEvent:
-        st, p = self.state, self.params
-        evidence = select_evidence(_ordered_hits(st), self.store, p.answer)
-        st.answer = answer_from_evidence(st.qa, evidence, p.answer, self.idf, self.vocab, llm=self.llm,
-                                         common_words=self.common_words)
-        st.event("answer", backend=st.answer.backend, evidence=[e.chunk_id for e in evidence],
-                 draft_refused=st.answer.refused, notes=st.answer.notes)
+    async def answer(self, ctx: Context, ev: AnswerEvent) -> VerifyEvent:
+        self.compose_answer(await ctx.store.get("st"))
         return VerifyEvent()
 
     @step
-    async def verify_or_refuse(self, ev: VerifyEvent) -> StopEvent:
-        st = self.state
-        if ev.skipped_answer:
+    async def verify_or_refuse(self, ctx: Context, ev: VerifyEvent) -> StopEvent:
+        st = await ctx.store.get("st")
+        self.finish(st, skipped_answer=ev.skipped_answer)
+        return StopEvent(result=st)
+
+    # -- node bodies shared with conversation mode ------------------------------------------
+
+    def compose_answer(self, st: AgentState, evidence: list[Evidence] | None = None, node: str = "answer") -> None:
+        """Draft and verify an answer from the state's hits (or from the given evidence)."""
+        p = self.params
+        if evidence is None:
+            evidence = select_evidence(_ordered_hits(st), self.store, p.answer)
+        st.answer = answer_from_evidence(st.qa, evidence, p.answer, self.idf, self.vocab, llm=self.llm,
+                                         common_words=self.common_words)
+        st.event(node, backend=st.answer.backend, evidence=[e.chunk_id for e in evidence],
+                 draft_refused=st.answer.refused, notes=st.answer.notes)
+
+    def finish(self, st: AgentState, skipped_answer: bool = False, node: str = "verify_or_refuse") -> None:
+        """Final verification record; a skipped answer becomes the `budget_exhausted` refusal."""
+        if skipped_answer:
             st.answer = refusal(st.question, "budget_exhausted", self.params.answer.backend,
                                 [f"stopped by {st.stop_reason} with insufficient evidence"])
         st.refusal_reason = st.answer.refusal_reason
-        st.event("verify_or_refuse", refused=st.answer.refused, refusal_reason=st.refusal_reason,
+        st.event(node, refused=st.answer.refused, refusal_reason=st.refusal_reason,
                  sentences=[{"text": s.text, "support": s.support, "supported": s.supported}
                             for s in st.answer.sentences])
-        return StopEvent(result=st)
 
     # -- helpers ----------------------------------------------------------------------------
 
-    def _expand(self, hits: list[Hit]) -> list[str]:
+    def _decided(self, st: AgentState, decision: str) -> AnswerEvent | VerifyEvent | StopEvent:
+        if st.gather_only:
+            st.pending = decision
+            return StopEvent(result=st)
+        return AnswerEvent() if decision == "answer" else VerifyEvent(skipped_answer=True)
+
+    def _expand(self, st: AgentState, hits: list[Hit]) -> list[str]:
         g = self.params.agent.graph
-        st = self.state
         score = Scorer(st.qa, self.idf)
         seeds = [(h.chunk_id, h.score) for h in hits[: g.seeds]]
         tr = traverse(self.graph, seeds, lambda cid: score(self.store.by_id[cid].text), g.max_depth,
@@ -266,23 +290,37 @@ class Agent:
         self.flow = AgentWorkflow(store, params)
         self.params = params
 
+    def new_state(self, question: str, mode_hint: str | None = None, gather_only: bool = False) -> AgentState:
+        glossary = self.flow.store.glossary if self.params.retrieve.variants else None
+        qa = analyse(question, glossary, mode_hint, self.params.retrieve.max_variants)
+        return AgentState(question, qa, gather_only=gather_only)
+
+    async def agather(self, question: str, mode_hint: str | None = None) -> AgentState:
+        """Route, retrieve, assess and refine — stop before answering (`state.pending` says what next)."""
+        st = self.new_state(question, mode_hint, gather_only=True)
+        await self.flow.run(state=st)
+        return st
+
     async def arun(self, question: str, mode_hint: str | None = None) -> AgentResult:
         t0 = time.perf_counter()
-        glossary = self.flow.store.glossary if self.params.retrieve.variants else None
-        st = AgentState(question, analyse(question, glossary, mode_hint, self.params.retrieve.max_variants))
-        self.flow.state = st
-        await self.flow.run()
+        st = self.new_state(question, mode_hint)
+        await self.flow.run(state=st)
         return AgentResult(question, st.answer, st.route.name if st.route else "retrieve", st.stop_reason,
                            st.refusal_reason, st.trajectory, st.trace, time.perf_counter() - t0)
 
     def run(self, question: str, mode_hint: str | None = None) -> AgentResult:
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(self.arun(question, mode_hint))
-        # A loop is already running (Jupyter): run the workflow on a private loop in a thread.
-        box: dict[str, Any] = {}
-        t = threading.Thread(target=lambda: box.setdefault("r", asyncio.run(self.arun(question, mode_hint))))
-        t.start()
-        t.join()
-        return box["r"]
+        return run_sync(self.arun(question, mode_hint))
+
+
+def run_sync(coro):
+    """Run a coroutine to completion, also where a loop is already running (Jupyter: a private
+    loop in a thread)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    box: dict[str, Any] = {}
+    t = threading.Thread(target=lambda: box.setdefault("r", asyncio.run(coro)))
+    t.start()
+    t.join()
+    return box["r"]

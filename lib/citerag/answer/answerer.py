@@ -16,10 +16,9 @@ from citerag.answer.evidence import Evidence, support_score
 from citerag.answer.extractive import compose
 from citerag.index.bm25 import STOPWORDS, tokenize
 from citerag.params import AnswerParams
-from citerag.retrieval.query import QueryAnalysis
+from citerag.retrieval.query import PARAM_SET, QueryAnalysis
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}")
-_PARAM_SET = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-\d+[A-Za-z]?$")
 
 
 @dataclass
@@ -47,7 +46,7 @@ def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] =
         low = w.lower()
         if low in STOPWORDS or len(w) < 3:
             continue
-        if _PARAM_SET.match(w) and low not in vocab:
+        if PARAM_SET.match(w) and low not in vocab:
             out.append(w)
             continue
         salient = not w.islower() or (len(w) >= 5 and low not in common_words)

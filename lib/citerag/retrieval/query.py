@@ -26,6 +26,8 @@ _SUBJECT = re.compile(
     r"|^(?:define|definition\s+of|meaning\s+of)\s+(?:an?\s+|the\s+)?(.+?)\s*\??$"
     r"|\bdefines?\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+# A parameter-set name: a scheme name ending in a number (ML-KEM-768, SLH-DSA-SHA2-128s, hqc-128).
+PARAM_SET = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-\d+[A-Za-z]?$")
 _DOC_MENTION = re.compile(r"\b(FIPS|SP|IR)\s*(\d{3,4}(?:-\d+)?)", re.I)
 
 # Operation aliases: "ML-KEM.KeyGen" <-> "ML-KEM key generation" (and friends).

@@ -1,0 +1,412 @@
+"""Deterministic decisions of conversation mode: route, rewrite, grade, validate, clarify.
+
+Pure functions of the user text, the thread's earlier turns and the corpus, so
+each decision is unit-testable and replayable. The LLM implementation
+(`llm_decisions.py`) has the same interface and falls back to these.
+
+Reference resolution works on the previous turn's *standalone* question:
+- its **entity**: a parameter set (ML-KEM-512) or another specific identifier
+  (HQC, RSA); after "which KEM did NIST select…" the name the answer gave;
+- its **phrase**: the noun phrase around that entity ("ML-KEM-512
+  encapsulation key"), or, without an identifier, the question's last phrase
+  that the corpus itself uses ("key confirmation").
+Follow-ups then substitute ("and for ML-KEM-1024?"), fill a template
+("and its public key?"), replace pronouns ("license fee for them"), swap the
+last content word ("and disallowed?") or carry the document scope over.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from citerag.answer.citations import check_citations, split_sentences, strip_citations
+from citerag.answer.evidence import Evidence, numbers, support_score
+from citerag.answer.extractive import Scorer
+from citerag.index.bm25 import STOPWORDS, tokenize
+from citerag.retrieval.query import PARAM_SET, QueryAnalysis, detect_mode, identifiers
+
+ROUTES = ("DIRECT_ANSWER", "RETRIEVE", "REWRITE_THEN_RETRIEVE", "ASK_CLARIFICATION")
+
+_CONNECTOR = re.compile(
+    r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?:for\s+)?|^\s*(?:and|also|same)\s+(?:for|with)\s+"
+    r"|^\s*(?:and|also)\s+|^\s*(?:for|with)\s+(?=\S)", re.I)
+_QUESTION = re.compile(
+    r"^\s*(?:what|which|how|when|why|where|who|whom|whose|is|are|was|were|does|do|did|can|could|should|may|must"
+    r"|will|would|has|have|list|name|describe|explain|give|define|summari[sz]e|compare|show|tell)\b", re.I)
+_AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
+_PRONOUN = re.compile(r"\b(it|its|they|them|their|this|that|these|those)\b", re.I)
+_POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
+_WHICH_ONE = re.compile(r"\bwhich\s+(?:one|of\s+(?:them|these|those|the\s+two))\b", re.I)
+_COMPARATIVE = re.compile(r"\b(smaller|larger|bigger|faster|slower|shorter|longer|stronger|weaker|better|worse"
+                          r"|more|less|fewer|higher|lower)\b", re.I)
+_PARAM_WORDS = re.compile(r"\b(size|sizes|length|bytes?|bits?|value|number|count|level|category)\b", re.I)
+_DOC_MENTION = re.compile(r"\b(?:FIPS|SP|IR)\s*\d{3,4}(?:-\d+)?(?:\s*ipd)?\b", re.I)
+_SCOPE = re.compile(r"\s+(?:in|under|according\s+to|of|for|from)\s+(?:the\s+)?(?:FIPS|SP|IR)\s*\d{3,4}(?:-\d+)?\b.*$",
+                    re.I)
+# Identifiers too common in this corpus to be what a conversation is about.
+_GENERIC = frozenset("nist fips sp ir kem kems pqc pq us".split())
+# Named kinds: "which KEM did NIST select?" is answered with a name the next turn refers to.
+_NAMED_KINDS = frozenset("kem kems scheme schemes algorithm algorithms candidate candidates standard "
+                         "signature parameter".split())
+_ENTITY_SEEKING = re.compile(r"^\s*(?:which|what)\s+(\w+)\s+(?!is\b|are\b|was\b|were\b)", re.I)
+# Words that carry no topic: a message made only of these (and stopwords) is too unclear to search.
+_VAGUE = frozenset("""help me standard standards document documents doc docs explain tell about spec specs
+specification specifications nist question questions thing things stuff info information please give overview
+hi hello want know need something anything more i my understand publication publications paper read guide
+with to the this that it""".split())
+
+
+@dataclass
+class RouteDecision:
+    route: str
+    reason: str
+
+
+@dataclass
+class Focus:
+    entity: str | None   # what the turn was about (identifier or phrase)
+    phrase: str | None   # the noun phrase around it
+    doc_scope: str | None  # a document the question named ("SP 800-227")
+
+
+@dataclass
+class Rewrite:
+    query: str
+    carried: list[str] = field(default_factory=list)
+    method: str = "none"
+
+
+@dataclass
+class Validation:
+    ok: bool
+    grounded: bool
+    on_topic: bool
+    reason: str | None = None   # refusal reason when not ok
+    detail: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z0-9]", text)
+
+
+def specific_identifiers(text: str) -> list[str]:
+    """Identifiers that can be a conversation's subject (not document names or corpus-wide words)."""
+    docs = " ".join(m.group(0) for m in _DOC_MENTION.finditer(text)).lower()
+    out = []
+    for ident in identifiers(text):
+        low = ident.lower()
+        if low in _GENERIC or (docs and low in docs.split()) or re.fullmatch(r"\d+(?:-\d+)?", ident):
+            continue
+        out.append(ident)
+    return out
+
+
+def _family(ident: str) -> str:
+    return re.sub(r"-\d+[A-Za-z]?$", "", ident).lower()
+
+
+def self_resolved(text: str) -> bool:
+    """A pronoun the message resolves itself: a scheme-like identifier (ML-KEM, ML-DSA-44) comes
+    before it ("the ML-KEM one: what are its parameter sets?"). A plain acronym does not: in
+    "which MAC algorithms can it use?" the "it" points back into the conversation."""
+    m = _PRONOUN.search(text)
+    if not m:
+        return False
+    return any("-" in i for i in specific_identifiers(text[: m.start()]))
+
+
+def strip_connector(text: str) -> str:
+    return _CONNECTOR.sub("", text.strip(), count=1).strip()
+
+
+def is_vague(text: str) -> bool:
+    """No identifier, no document, and no topic word beyond the generic ones."""
+    if specific_identifiers(text) or _DOC_MENTION.search(text):
+        return False
+    words = [w.lower() for w in _words(text)]
+    return all(w in STOPWORDS or w in _VAGUE for w in words)
+
+
+class Decider:
+    """The deterministic decisions, holding the corpus facts they need (idf, phrase counts)."""
+
+    name = "deterministic"
+
+    def __init__(self, store, idf: dict[str, float]) -> None:
+        self.store = store
+        self.corpus_low = "\n".join(c.text for c in store.chunks).lower()
+        self.idf = idf
+
+    # -- references ------------------------------------------------------------------------
+
+    def focus(self, turn: dict) -> Focus:
+        """Entity, phrase and document scope of one earlier turn (a memory record as dict)."""
+        q = turn.get("rewritten_query") or turn["user"]
+        scope = _DOC_MENTION.search(q)
+        doc_scope = scope.group(0) if scope else None
+        m = _ENTITY_SEEKING.match(q)
+        if m and m.group(1).lower() in _NAMED_KINDS and not turn.get("refused"):
+            # the name the answer gave: a new identifier in a sentence that shares the question's words
+            asked = {i.lower() for i in identifiers(q)}
+            words = {t for t in tokenize(q) if t not in STOPWORDS and t != m.group(1).lower()}
+            named = [i for sent in split_sentences(strip_citations(turn.get("answer", "")))
+                     if words & set(tokenize(sent))
+                     for i in specific_identifiers(sent) if i.lower() not in asked]
+            if named:
+                return Focus(named[0], named[0], doc_scope)
+        ids = specific_identifiers(q)
+        params = [i for i in ids if PARAM_SET.match(i)]
+        if params:
+            return Focus(params[-1], self._window(q, params[-1]), doc_scope)
+        if ids:
+            return Focus(ids[0], self._window(q, ids[0]), doc_scope)
+        phrase = self._last_phrase(q)
+        return Focus(phrase, phrase, doc_scope)
+
+    @staticmethod
+    def _window(text: str, ident: str) -> str:
+        """The run of non-stopword tokens around `ident` ("112-bit RSA digital signatures")."""
+        toks = text.rstrip("?.! ").split()
+        idx = next((i for i, t in enumerate(toks) if ident.lower() in t.lower()), None)
+        if idx is None:
+            return ident
+
+        def open_(t: str) -> bool:
+            w = t.strip(",;:()\"'").lower()
+            return bool(w) and w not in STOPWORDS and not _QUESTION.match(w) and not _DOC_MENTION.match(t)
+
+        lo = idx
+        while lo > 0 and open_(toks[lo - 1]) and not toks[lo - 1].endswith((",", ":", ";")):
+            lo -= 1
+        hi = idx
+        while hi + 1 < len(toks) and open_(toks[hi + 1]) and not toks[hi].endswith((",", ":", ";")):
+            hi += 1
+        return " ".join(t.strip(",;:()") for t in toks[lo: hi + 1])
+
+    def _last_phrase(self, text: str) -> str | None:
+        """The last run of topic words, shortened to the longest tail the corpus itself uses."""
+        body = _SCOPE.sub("", text.strip().rstrip("?.! "))
+        toks = body.split()
+        run: list[str] = []
+        for t in reversed(toks):
+            w = t.strip(",;:()").lower()
+            if not w or w in STOPWORDS or _QUESTION.match(w):
+                break
+            run.insert(0, t.strip(",;:()"))
+        for n in range(min(3, len(run)), 0, -1):
+            cand = " ".join(run[-n:])
+            if self.corpus_low.count(cand.lower()) >= 2:
+                return cand
+        return run[-1] if run else None
+
+    def _focus_back(self, history: list[dict]) -> Focus:
+        """The most recent turn's focus that names something (clarification turns skipped)."""
+        for turn in reversed(history):
+            if turn.get("route") == "ASK_CLARIFICATION":
+                continue
+            f = self.focus(turn)
+            if f.entity:
+                return f
+        return Focus(None, None, None)
+
+    # -- router ---------------------------------------------------------------------------
+
+    def route(self, user: str, history: list[dict]) -> RouteDecision:
+        frag = strip_connector(user)
+        connector = frag != user.strip()
+        pronoun = bool(_PRONOUN.search(frag)) or bool(_WHICH_ONE.search(frag))
+        ids = specific_identifiers(frag)
+        answered = [t for t in history if t.get("route") != "ASK_CLARIFICATION"]
+        if is_vague(user) and not (answered and pronoun):
+            return RouteDecision("ASK_CLARIFICATION", "no identifier, document or topic word to search for")
+        if not answered:
+            return RouteDecision("RETRIEVE", "first question of the thread")
+        fragment = not _QUESTION.match(frag)
+        if not (connector or fragment or (pronoun and not self_resolved(frag))):
+            return RouteDecision("RETRIEVE", "self-contained question")
+        last = answered[-1]
+        if self._direct(frag, ids, last, history):
+            return RouteDecision("DIRECT_ANSWER", "a check about the previous answer's own evidence")
+        why = "connector" if connector else "fragment" if fragment else "pronoun"
+        return RouteDecision("REWRITE_THEN_RETRIEVE", f"follow-up ({why}) needs the earlier turns")
+
+    def _direct(self, frag: str, ids: list[str], last: dict, history: list[dict]) -> bool:
+        if last.get("refused") or not last.get("evidence_text"):
+            return False
+        if ids:
+            return False
+        comparison = _WHICH_ONE.search(frag) and _COMPARATIVE.search(frag)
+        check = _AUX_START.match(frag) and _PRONOUN.search(frag)
+        if not (comparison or check):
+            return False
+        known = set(tokenize(" ".join(t.get("evidence_text", "") for t in history[-3:])))
+        words = [w for w in tokenize(_COMPARATIVE.sub(" ", frag)) if w not in STOPWORDS and not w.isdigit()]
+        return all(w in known for w in words)
+
+    # -- rewriter -------------------------------------------------------------------------
+
+    def rewrite(self, user: str, history: list[dict]) -> Rewrite:
+        """A self-contained question from a follow-up and the earlier turns."""
+        answered = [t for t in history if t.get("route") != "ASK_CLARIFICATION"]
+        if not answered:
+            return self.resolve_self(user)
+        prev = answered[-1]
+        prev_q = (prev.get("rewritten_query") or prev["user"]).strip()
+        f = self._focus_back(answered)
+        frag = strip_connector(user).rstrip(" ?")
+        ids = specific_identifiers(frag)
+        question = bool(_QUESTION.match(frag))
+        if _WHICH_ONE.search(frag) and _COMPARATIVE.search(frag):
+            return self._comparison(frag, answered)
+        if ids and not question:
+            return self._substitute(prev_q, ids[0], f)
+        if _PRONOUN.search(frag) and not self_resolved(frag):
+            if question:
+                return self._replace_pronouns(frag, f)
+            return self._template(frag, prev_q, f)
+        if not question:
+            words = [w for w in _words(frag) if w.lower() not in STOPWORDS]
+            if len(words) == 1 and len(frag.split()) <= 2:
+                return self._swap_last_word(prev_q, words[0])
+            return self._template(frag, prev_q, f)
+        return self._carry_scope(frag, ids, f)
+
+    def resolve_self(self, text: str) -> Rewrite:
+        """A pronoun that refers to the identifier of the same message ("ML-KEM: what are its …")."""
+        ids = specific_identifiers(text)
+        if self_resolved(text):
+            q = _POSSESSIVE.sub(f"the {ids[0]}", text, count=1)
+            return Rewrite(q, [ids[0]], "resolve_in_message")
+        return Rewrite(text, [], "none")
+
+    def _substitute(self, prev_q: str, new: str, f: Focus) -> Rewrite:
+        olds = [i for i in specific_identifiers(prev_q) if _family(i) == _family(new)]
+        target = olds[-1] if olds else (f.entity if f.entity and f.entity.lower() in prev_q.lower() else None)
+        if target is None:
+            q = f"{prev_q.rstrip(' ?')} for {new}?"
+            return Rewrite(q, [new], "append_entity")
+        q = re.sub(re.escape(target), new, prev_q, flags=re.I)
+        kept = self._window(q, new)
+        return Rewrite(q, [new, *([kept] if kept != new else [])], "substitute_entity")
+
+    def _replace_pronouns(self, frag: str, f: Focus) -> Rewrite:
+        if not f.entity:
+            return Rewrite(frag + "?", [], "none")
+        q = _POSSESSIVE.sub(f"the {f.entity}", frag)
+        q = _PRONOUN.sub(lambda m: f"the {f.phrase or f.entity}" if m.group(1).lower() in ("that", "this")
+                         else (f.phrase or f.entity), q)
+        q = self._scope(q, f)
+        return Rewrite(q + "?", [f.phrase or f.entity], "replace_pronoun")
+
+    def _template(self, frag: str, prev_q: str, f: Focus) -> Rewrite:
+        np_ = re.sub(r"^\s*(?:(?:its|their|the|a|an)\s+)+", "", _POSSESSIVE.sub("", frag).strip()).strip()
+        if not f.entity:
+            return Rewrite(f"{prev_q.rstrip(' ?')} {np_}?", [], "append_fragment")
+        size = " size" if detect_mode(prev_q) == "parameter" and not _PARAM_WORDS.search(np_) else ""
+        q = self._scope(f"What is the {np_}{size} of {f.entity}", f) + "?"
+        return Rewrite(q, [f.entity, np_], "template")
+
+    def _swap_last_word(self, prev_q: str, word: str) -> Rewrite:
+        toks = prev_q.rstrip(" ?").split()
+        for i in range(len(toks) - 1, -1, -1):
+            if toks[i].lower() not in STOPWORDS:
+                toks[i] = word
+                break
+        ent = specific_identifiers(prev_q)
+        return Rewrite(" ".join(toks) + "?", [*ent[:1], word], "swap_last_word")
+
+    def _carry_scope(self, frag: str, ids: list[str], f: Focus) -> Rewrite:
+        q = self._scope(frag, f)
+        carried = [f.doc_scope] if f.doc_scope and q != frag else []
+        if not ids and f.entity and PARAM_SET.match(f.entity) and f.entity.lower() not in q.lower():
+            q = f"{q} for {f.entity}"
+            carried.append(f.entity)
+        return Rewrite(q + "?", carried, "carry_scope" if carried else "none")
+
+    @staticmethod
+    def _scope(q: str, f: Focus) -> str:
+        if f.doc_scope and not _DOC_MENTION.search(q):
+            return f"{q} in {f.doc_scope}"
+        return q
+
+    def _comparison(self, frag: str, answered: list[dict]) -> Rewrite:
+        ents: list[str] = []
+        for turn in reversed(answered):
+            e = self.focus(turn).entity
+            if e and e not in ents:
+                ents.insert(0, e)
+            if len(ents) == 2:
+                break
+        comp = _COMPARATIVE.search(frag).group(1).lower()
+        prev_q = answered[-1].get("rewritten_query") or answered[-1]["user"]
+        attr = " ".join(w for w in _words(prev_q) if w.lower() not in STOPWORDS and not _QUESTION.match(w)
+                        and all(w.lower() != e.lower() for e in ents))
+        q = f"Which has the {comp} {attr}, {' or '.join(ents)}?" if len(ents) == 2 else frag + "?"
+        return Rewrite(q, ents, "comparison")
+
+    # -- grader ---------------------------------------------------------------------------
+
+    def grade(self, qa: QueryAnalysis, chunk_ids: list[str]) -> list[float]:
+        """Relevance 0–1 per chunk: the mean of the weighted share of the question's terms it holds
+        and its embedding cosine to the question. Lexical alone over-rewards rare phrasing words
+        ("cover", "big"); the cosine alone misses exact identifiers."""
+        if not chunk_ids:
+            return []
+        score = Scorer(qa, self.idf)
+        qvec = self.store.embedder.embed_query(qa.text)
+        out = []
+        for cid in chunk_ids:
+            cos = float(self.store.vectors[self.store.position[cid]] @ qvec)
+            out.append(round(0.5 * score(self.store.by_id[cid].text) + 0.5 * max(0.0, cos), 3))
+        return out
+
+    # -- validator ------------------------------------------------------------------------
+
+    def validate(self, qa: QueryAnalysis, answer_text: str, evidence: list[Evidence],
+                 support_threshold: float, followup: str | None = None, min_coverage: float = 0.5) -> Validation:
+        """Grounded: every sentence validly cited and supported by what it cites. Answers the
+        question: the cited text names the question's parameter sets, a size/count question gets
+        a number, and a follow-up's own words ("license fee" in "what is the license fee for
+        them?") are covered — the carried entity alone must not make an answer look relevant."""
+        by_key = {e.key: e for e in evidence}
+        report = check_citations(answer_text, set(by_key))
+        bad = [s.text for s in report.sentences if not s.valid_keys
+               or support_score(s.claim, [by_key[k].text for k in s.valid_keys]) < support_threshold]
+        if not report.sentences or bad:
+            return Validation(False, False, False, "unsupported_claims",
+                              f"{len(bad)} of {len(report.sentences)} sentences not grounded")
+        cited = " ".join(by_key[k].text for s in report.sentences for k in s.valid_keys).lower()
+        missing = [i for i in qa.identifiers if PARAM_SET.match(i) and i.lower() not in cited
+                   and i.lower() not in answer_text.lower()]
+        if missing:
+            return Validation(False, True, False, "off_topic", f"cited text never names {', '.join(missing)}")
+        if followup:
+            plain = _COMPARATIVE.sub(" ", _PRONOUN.sub(" ", strip_connector(followup)))
+            own = [t for t in dict.fromkeys(tokenize(plain))
+                   if t not in STOPWORDS and t not in _VAGUE and not _QUESTION.match(t) and not t.isdigit()]
+            have = set(tokenize(cited + " " + answer_text.lower()))
+            weights = {t: self.idf.get(t, max(self.idf.values(), default=1.0)) for t in own}
+            covered = sum(w for t, w in weights.items() if t in have) / (sum(weights.values()) or 1.0)
+            if own and covered < min_coverage:
+                lost = [t for t in own if t not in have]
+                return Validation(False, True, False, "off_topic",
+                                  f"the follow-up's own terms are not in the cited text: {', '.join(lost)}")
+        if qa.mode == "parameter" and re.search(r"\b(how (big|large|long|many)|size)\b", qa.text, re.I) \
+                and not numbers(strip_citations(answer_text)):
+            return Validation(False, True, False, "off_topic", "a size question answered without a number")
+        return Validation(True, True, True)
+
+    # -- clarification --------------------------------------------------------------------
+
+    @staticmethod
+    def clarification(user: str, titles: dict[str, str], history: list[dict]) -> tuple[str, list[str]]:
+        """The clarifying question and its suggested options (documents, then earlier entities)."""
+        options = [f"{doc}: {title}" for doc, title in sorted(titles.items())]
+        return (f"Your question \"{user.strip()}\" does not say which standard or topic you mean. "
+                "Which one should I look at? Name a document or a scheme (for example ML-KEM, ML-DSA, "
+                "SLH-DSA) and what you want to know.", options)
+
