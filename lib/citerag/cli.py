@@ -144,6 +144,89 @@ def _readable(result, trace_path) -> str:
     return "\n".join(lines)
 
 
+def cmd_chat(args: argparse.Namespace) -> int:
+    """Interactive chat, or `--conversations C --out O`: one output line per turn (see README)."""
+    import time as _time
+    import uuid
+
+    from citerag.batch import conversation_problem, read_jsonl_records, write_jsonl_atomic
+    from citerag.conversation.engine import ChatEngine
+    from citerag.paths import resolve
+    from citerag.retrieval.store import load_store
+
+    if bool(args.conversations) != bool(args.out):
+        raise UsageError("chat: --conversations and --out go together")
+    records = (read_jsonl_records(args.conversations, {"cid": object, "turns": list}, conversation_problem)
+               if args.conversations else None)
+    if args.mode:
+        args.set = [*(args.set or []), f"agent.conversational={str(args.mode == 'conversational').lower()}"]
+    _, params = _params(args)
+    engine = ChatEngine(load_store(params), params)
+    stamp = _time.strftime("%Y%m%d-%H%M%S")
+    trace_dir = resolve(params.agent.trace_dir) / f"chat-{stamp}"
+    if records is None:
+        return _interactive(engine, args.thread or f"t-{stamp}-{uuid.uuid4().hex[:6]}", trace_dir)
+    run = f"{stamp}-{uuid.uuid4().hex[:6]}"  # every batch conversation starts on a fresh thread
+
+    def rows():
+        for rec in records:
+            thread = f"{rec['cid']}:{run}"
+            for n, t in enumerate(rec["turns"], start=1):
+                r = engine.turn(thread, t["user"])
+                name = re.sub(r"[^\w.-]", "_", str(rec["cid"]))[:80]
+                r.write_trace(trace_dir / f"{name}-{n:03d}.json")
+                yield r.contract(rec["cid"], n)
+
+    n = write_jsonl_atomic(args.out, rows())
+    print(f"chat: {n} turn(s) from {len(records)} conversation(s) → {args.out} (traces in {trace_dir})",
+          file=sys.stderr)
+    return 0
+
+
+def _interactive(engine, thread: str, trace_dir: Path) -> int:
+    mode = "conversational" if engine.conversational else "simple (no memory; --mode conversational for it)"
+    print(f"citerag chat · thread {thread} · mode {mode} · an empty line or Ctrl-D ends")
+    pending = engine.pending(thread)
+    if pending:
+        print(f"(this thread is waiting for an answer) {pending.question}")
+        print("\n".join(f"  {i}. {o}" for i, o in enumerate(pending.options, 1)))
+    n = 0
+    while True:
+        try:
+            text = input("you> ").strip()
+        except EOFError:
+            break
+        if not text:
+            break
+        pending = engine.pending(thread)
+        if pending and text.isdigit() and 1 <= int(text) <= len(pending.options):
+            text = pending.options[int(text) - 1]  # a numbered option picked
+        r = engine.turn(thread, text)
+        n += 1
+        safe = re.sub(r"[^\w.-]", "_", thread)
+        path = r.write_trace(trace_dir / f"{safe}-{n:03d}.json")
+        print(_readable_turn(r, path))
+    print(f"thread {thread}: continue it with `citerag chat --thread {thread}`")
+    return 0
+
+
+def _readable_turn(r, trace_path) -> str:
+    lines = [f"citerag> {r.answer}"]
+    if r.clarification:
+        lines += [f"  {i}. {o}" for i, o in enumerate(r.clarification["options"], 1)]
+        lines.append("  (answer in your own words or with an option number)")
+    elif r.refused:
+        lines.append(f"  refused: {r.refusal_reason}")
+    else:
+        lines += [f"  [{c['key']}] {c['doc_id']} p.{c['start_page']}" + (f"-{c['end_page']}" if c["end_page"] !=
+                  c["start_page"] else "") + f"  ({c['chunk_id']})" for c in r.citations]
+    if r.caveat:
+        lines.append(f"  caveat: {r.caveat}")
+    rewritten = f" · asked as: {r.rewritten_query}" if r.rewritten_query and r.rewritten_query != r.user else ""
+    lines.append(f"  route: {r.route}{rewritten} · path: {' → '.join(r.trajectory)} · trace: {trace_path}")
+    return "\n".join(lines)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from citerag import bench
 
@@ -189,6 +272,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--questions", help="JSON lines with at least qid and question")
     p.add_argument("--out", help="output JSON lines (batch contract)")
     p.set_defaults(func=cmd_ask)
+
+    p = with_params(sub.add_parser("chat", help="multi-turn chat: interactive, or a conversations JSONL batch"))
+    p.add_argument("--conversations", help='JSON lines {"cid": ..., "turns": [{"user": ...}, ...]}')
+    p.add_argument("--out", help="output JSON lines, one per turn (batch contract)")
+    p.add_argument("--thread", help="interactive: the thread id to continue (default: a new thread)")
+    p.add_argument("--mode", choices=["simple", "conversational"],
+                   help="overrides agent.conversational (default: what the params say)")
+    p.set_defaults(func=cmd_chat)
 
     p = with_params(sub.add_parser("bench", help="benchmarks that print measured figures"))
     p.add_argument("what", choices=["index", "retrieve"])

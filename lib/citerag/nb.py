@@ -146,3 +146,26 @@ def answer_metrics(results, items) -> dict:
         "supported_cited_sentences": sum(bool(s.valid_keys) for s in cited) / max(1, len(cited)),
         "questions": len(items),
     }
+
+
+def new_thread(label: str) -> str:
+    """A fresh thread id: notebooks must not continue a conversation from an earlier run."""
+    import uuid
+
+    return f"{label}-{uuid.uuid4().hex[:8]}"
+
+
+def conversation_table(turns) -> pd.DataFrame:
+    """One row per chat turn: route, the standalone query, path through the nodes, outcome."""
+    return pd.DataFrame([{
+        "user": t.user, "route": t.route, "asked as": t.rewritten_query, "path": " → ".join(t.trajectory),
+        "refused": t.refused, "refusal_reason": t.refusal_reason,
+        "citations": ", ".join(f"{c['doc_id']} p{c['start_page']}" for c in t.citations),
+    } for t in turns])
+
+
+def conversation_rows(rows: list[dict]) -> pd.DataFrame:
+    """Per-turn checks of an eval conversation run (without the raw result objects)."""
+    cols = ["cid", "turn", "user", "expected_route", "route", "route_ok", "rewritten_query", "entity_ok",
+            "answerable", "refused", "must_ok", "seconds"]
+    return pd.DataFrame([{k: r[k] for k in cols} for r in rows])

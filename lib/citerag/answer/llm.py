@@ -25,16 +25,63 @@ SYSTEM = (
 )
 
 
+def make_client(params: OpenAIParams):
+    from openai import OpenAI
+
+    return OpenAI(base_url=params.base_url, api_key=os.environ.get(params.api_key_env) or "not-needed",
+                  timeout=params.timeout_s, max_retries=params.max_retries)
+
+
+class StructuredLLM:
+    """Chat calls whose reply must validate against a pydantic model.
+
+    Asks with the standard `json_schema` response format (OpenAI, vLLM, Ollama); servers that
+    only know `json_object` with a schema (llama.cpp's Python server) are detected once by their
+    error and asked that way from then on. Returns (model instance or None, note)."""
+
+    def __init__(self, params: OpenAIParams) -> None:
+        self.params = params
+        self.client = make_client(params)
+        self.format = "json_schema"
+
+    def _response_format(self, schema_model) -> dict:
+        schema = schema_model.model_json_schema()
+        if self.format == "json_schema":
+            return {"type": "json_schema", "json_schema": {"name": schema_model.__name__, "schema": schema}}
+        return {"type": "json_object", "schema": schema}
+
+    def ask(self, system: str, user: str, schema_model, max_tokens: int = 200):
+        from openai import APIConnectionError, APIError, APITimeoutError
+        from pydantic import ValidationError
+
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        for _ in range(2):
+            try:
+                resp = self.client.chat.completions.create(
+                    model=self.params.model, temperature=0, max_tokens=max_tokens, messages=messages,
+                    response_format=self._response_format(schema_model))
+            except (APIConnectionError, APITimeoutError) as exc:
+                return None, f"endpoint unreachable ({type(exc).__name__})"
+            except APIError as exc:
+                if self.format == "json_schema" and "json_object" in str(exc):
+                    self.format = "json_object"  # llama.cpp server: schema inside json_object
+                    continue
+                return None, f"endpoint error ({type(exc).__name__}: {str(exc)[:100]})"
+            text = resp.choices[0].message.content or ""
+            try:
+                return schema_model.model_validate_json(text), f"{self.params.model} ({self.format})"
+            except ValidationError as exc:
+                return None, f"reply failed the {schema_model.__name__} schema ({exc.error_count()} errors)"
+        return None, "no usable response format"
+
+
 class OpenAIDrafter:
     """Drafts cited answers through the `openai` client."""
 
     def __init__(self, params: OpenAIParams, per_chunk_chars: int = 900, max_chunks: int = 4) -> None:
-        from openai import OpenAI
-
         self.params = params
         self.per_chunk_chars, self.max_chunks = per_chunk_chars, max_chunks
-        self.client = OpenAI(base_url=params.base_url, api_key=os.environ.get(params.api_key_env) or "not-needed",
-                             timeout=params.timeout_s, max_retries=params.max_retries)
+        self.client = make_client(params)
 
     def prompt(self, qa: QueryAnalysis, evidence: list[Evidence]) -> str:
         blocks = [f"[{e.key}] ({e.doc_id}, page {e.start_page}) {e.text[: self.per_chunk_chars]}"

@@ -61,6 +61,7 @@ with to the this that it""".split())
 class RouteDecision:
     route: str
     reason: str
+    source: str = "deterministic"  # which implementation decided (and why an LLM fell back)
 
 
 @dataclass
@@ -75,6 +76,13 @@ class Rewrite:
     query: str
     carried: list[str] = field(default_factory=list)
     method: str = "none"
+    source: str = "deterministic"
+
+
+@dataclass
+class Grades:
+    scores: list[float]
+    source: str = "deterministic"
 
 
 @dataclass
@@ -84,6 +92,7 @@ class Validation:
     on_topic: bool
     reason: str | None = None   # refusal reason when not ok
     detail: str = ""
+    source: str = "deterministic"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -350,19 +359,19 @@ class Decider:
 
     # -- grader ---------------------------------------------------------------------------
 
-    def grade(self, qa: QueryAnalysis, chunk_ids: list[str]) -> list[float]:
+    def grade(self, qa: QueryAnalysis, chunk_ids: list[str]) -> Grades:
         """Relevance 0–1 per chunk: the mean of the weighted share of the question's terms it holds
         and its embedding cosine to the question. Lexical alone over-rewards rare phrasing words
         ("cover", "big"); the cosine alone misses exact identifiers."""
         if not chunk_ids:
-            return []
+            return Grades([])
         score = Scorer(qa, self.idf)
         qvec = self.store.embedder.embed_query(qa.text)
         out = []
         for cid in chunk_ids:
             cos = float(self.store.vectors[self.store.position[cid]] @ qvec)
             out.append(round(0.5 * score(self.store.by_id[cid].text) + 0.5 * max(0.0, cos), 3))
-        return out
+        return Grades(out)
 
     # -- validator ------------------------------------------------------------------------
 

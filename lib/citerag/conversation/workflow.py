@@ -150,7 +150,7 @@ class ConversationWorkflow(Workflow):
         turn = await ctx.store.get("turn")
         d = self.decider.route(turn["user"], turn["history"])
         turn["route"] = d.route
-        self._event(turn, "route", route=d.route, reason=d.reason)
+        self._event(turn, "route", route=d.route, reason=d.reason, source=d.source)
         if d.route == "REWRITE_THEN_RETRIEVE":
             return RewriteEvent()
         if d.route == "DIRECT_ANSWER":
@@ -166,7 +166,7 @@ class ConversationWorkflow(Workflow):
         turn = await ctx.store.get("turn")
         rw = self.decider.rewrite(turn["user"], turn["history"])
         turn["rewritten_query"], turn["carried"] = rw.query, rw.carried
-        self._event(turn, "rewrite", query=rw.query, carried=rw.carried, method=rw.method)
+        self._event(turn, "rewrite", query=rw.query, carried=rw.carried, method=rw.method, source=rw.source)
         return RetrieveEvent(query=rw.query)
 
     @step
@@ -183,14 +183,16 @@ class ConversationWorkflow(Workflow):
     async def grade(self, ctx: Context, ev: GradeEvent) -> GenerateEvent | RetryEvent:
         turn = await ctx.store.get("turn")
         st = self._live(turn).states[-1]
-        scores = self.decider.grade(st.qa, [h.chunk_id for h in st.hits])
+        graded = self.decider.grade(st.qa, [h.chunk_id for h in st.hits])
+        scores = graded.scores
         relevant = sum(s >= self.cp.grade_threshold for s in scores)
         attempt = turn["attempts"][-1]
         attempt.update(grades=scores, relevant=relevant)
         enough = relevant >= self.cp.min_relevant
         decision = "generate" if enough else "retry" if turn["retries"] < self.cp.max_retries else "generate_caveat"
         self._event(turn, "grade", grades=dict(zip(attempt["hits"], scores, strict=True)), relevant=relevant,
-                    threshold=self.cp.grade_threshold, needed=self.cp.min_relevant, decision=decision)
+                    threshold=self.cp.grade_threshold, needed=self.cp.min_relevant, decision=decision,
+                    source=graded.source)
         if decision == "retry":
             return RetryEvent()
         if decision == "generate_caveat":
@@ -213,14 +215,17 @@ class ConversationWorkflow(Workflow):
         return RetrieveEvent(query=q)
 
     def retry_query(self, st: AgentState, turn: dict) -> str:
-        """Retry 1: the question's key terms only; retry 2: plus an acronym expansion or the thread's entity."""
+        """Retry 1: the question's key terms only. Retry 2: those plus an acronym expansion, else
+        the heading of the best-graded chunk so far (feedback from what was found)."""
         words = [w for w in st.qa.text.rstrip("?").split() if w.lower().strip(",.:;") not in STOPWORDS]
         key = " ".join(dict.fromkeys([*st.qa.identifiers, *(w.strip(",.:;") for w in words)]))
         if turn["retries"] >= 2:
             extra = st.qa.variants[0] if st.qa.variants else ""
             if not extra:
-                f = self.decider._focus_back([h for h in turn["history"]])
-                extra = f.entity or ""
+                graded = [(g, c) for a in turn["attempts"] for c, g in zip(a["hits"], a["grades"], strict=True)]
+                if graded:
+                    best = self.store.by_id[max(graded)[1]]
+                    extra = best.heading_path[-1] if best.heading_path else ""
             key = f"{key} {extra}".strip()
         return key
 
@@ -268,7 +273,7 @@ class ConversationWorkflow(Workflow):
         st = self.agent.new_state(rw.query)
         self.agent.flow.compose_answer(st, evidence, node="direct_answer")
         self._set_answer(turn, st, evidence)
-        self._event(turn, "direct_answer", query=rw.query, carried=rw.carried, method=rw.method,
+        self._event(turn, "direct_answer", query=rw.query, carried=rw.carried, method=rw.method, source=rw.source,
                     evidence=[e.chunk_id for e in evidence], refused=st.answer.refused)
         return ValidateEvent()
 
