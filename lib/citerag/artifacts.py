@@ -35,6 +35,10 @@ def package_versions(names: tuple[str, ...] = TRACKED_PACKAGES) -> dict[str, str
     return out
 
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 def write_json_atomic(path: Path, data: Any) -> None:
     """Write JSON via a temp file + rename so readers never see half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -43,6 +47,7 @@ def write_json_atomic(path: Path, data: Any) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(data, fh, indent=2, sort_keys=True, ensure_ascii=False)
             fh.write("\n")
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs are shared like any file
         os.replace(tmp, path)
     finally:
         Path(tmp).unlink(missing_ok=True)
@@ -61,6 +66,7 @@ def write_jsonl(path: Path, rows: Iterable[dict], sort_keys: bool = True) -> int
                 fh.write(json.dumps(row, sort_keys=sort_keys, ensure_ascii=False))
                 fh.write("\n")
                 n += 1
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     finally:
         Path(tmp).unlink(missing_ok=True)

@@ -85,3 +85,65 @@ def bench_retrieve(params: Params, questions: str = "data/eval/questions.jsonl",
     for row in rows:
         out(f"  {row['retriever']:18s} " + " ".join(f"{row[c]:12.3f}" for c in cols))
     return rows
+
+
+def bench_ablate(params: Params, spec: str = "params/ablations/rrf_k0.yaml", out=print) -> dict:
+    """Time a sweep cold (fresh artifact root and caches) and warm (artifacts cached, every
+    variant re-executed), a resumed re-run (all variants done), and — as the yardstick — a cold
+    main job (all numbered notebooks from scratch). Prints the share of each variant's time
+    spent building stages (re-computing) versus evaluating."""
+    import json
+    import statistics
+
+    from citerag.ablate import load_ablation, run_ablation
+    from citerag.notebook_runner import run_notebooks
+    from citerag.paths import resolve
+
+    ab = load_ablation(spec)
+    tmp = Path(tempfile.mkdtemp(prefix="citerag-bench-ablate-"))
+
+    def scratch(name: str) -> dict:
+        return {"paths.artifacts": str(tmp / name / "artifacts"), "paths.cache": str(tmp / name / "cache")}
+
+    def sweep(label: str, extra: dict, root: Path, force: bool = False) -> dict:
+        t0 = time.perf_counter()
+        res = run_ablation(spec, extra=extra, out_root=root, force=force, report=False, progress=False, log=_quiet)
+        total = time.perf_counter() - t0
+        rows = []
+        for v in ab.variants:
+            s = json.loads((root / v.name / "summary.json").read_text()) if (root / v.name / "summary.json").exists() \
+                else {}
+            rebuilt = [st for st in ("ingest", "chunk", "index") if s.get(f"index.{st}_reused") is False]
+            rows.append({"variant": v.name, "seconds": res.seconds.get(v.name, 0.0),
+                         "build_s": s.get("eval_seconds.build_s", 0.0), "rebuilt": rebuilt})
+        return {"label": label, "total_s": round(total, 2), "rows": rows, "failed": res.failed,
+                "skipped": len(res.skipped)}
+
+    try:
+        t0 = time.perf_counter()
+        main_params = params.with_overrides(scratch("main"))
+        run_notebooks(main_params, resolve("params/default.yaml"), tmp / "main" / "run", scratch("main"),
+                      log=_quiet)
+        main_cold_s = time.perf_counter() - t0
+        cold = sweep("cold", scratch("sweep"), tmp / "cold")
+        warm = sweep("warm", scratch("sweep"), tmp / "warm")
+        resumed = sweep("resumed", scratch("sweep"), tmp / "warm")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    first = cold["rows"][0]["seconds"]
+    later = [r["seconds"] for r in cold["rows"][1:]]
+    out(f"citerag bench ablate: {ab.name} ({len(ab.variants)} variants; notebooks {', '.join(ab.spec.notebooks)})")
+    out(f"  cold main job (all numbered notebooks, fresh artifacts + caches): {main_cold_s:8.1f} s")
+    for sw in (cold, warm):
+        out(f"  {sw['label']} sweep: {sw['total_s']:.1f} s total")
+        for r in sw["rows"]:
+            share = r["build_s"] / r["seconds"] if r["seconds"] else 0.0
+            out(f"    {r['variant']:28s} {r['seconds']:7.1f} s   re-computing {r['build_s']:6.1f} s ({share:5.1%})"
+                f"   stages rebuilt: {', '.join(r['rebuilt']) or 'none'}")
+    out(f"  resumed re-run (every variant done): {resumed['total_s']:.1f} s, {resumed['skipped']} skipped")
+    med = statistics.median(later) if later else 0.0
+    out(f"  a variant after the first (median of cold sweep variants 2..n): {med:.1f} s")
+    out(f"    = {med / main_cold_s:.1%} of the cold main job, {med / first:.1%} of the sweep's cold first variant"
+        f" ({first:.1f} s)")
+    return {"main_cold_s": main_cold_s, "cold": cold, "warm": warm, "resumed": resumed, "later_median_s": med}

@@ -227,6 +227,27 @@ def _readable_turn(r, trace_path) -> str:
     return "\n".join(lines)
 
 
+def cmd_ablate(args: argparse.Namespace) -> int:
+    """Every variant of an ablation spec through papermill, then the comparison report."""
+    from citerag.ablate import run_ablation
+    from citerag.corpus import fetch_corpus
+    from citerag.params import load_params
+    from citerag.paths import resolve
+
+    if args.jobs < 1:
+        raise UsageError("ablate: --jobs must be at least 1")
+    fetch_corpus(load_params(resolve(DEFAULT_PARAMS)), log=lambda _m: None)
+    out = Path(args.out).resolve() if args.out else None
+    res = run_ablation(args.spec, jobs=args.jobs, force=args.force, report=not args.no_report, out_root=out)
+    print(f"ablate: {len(res.ran)} ran, {len(res.skipped)} already done, {len(res.failed)} failed → {res.out}")
+    for name, secs in res.seconds.items():
+        state = "FAILED " + res.failed[name] if name in res.failed else "ok"
+        print(f"  {name:40s} {secs:8.1f}s  {state}")
+    for kind, path in res.report.items():
+        print(f"  report.{kind}: {path}")
+    return 1 if res.failed else 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from citerag import bench
 
@@ -235,6 +256,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bench.bench_index(params)
     elif args.what == "retrieve":
         bench.bench_retrieve(params)
+    elif args.what == "ablate":
+        bench.bench_ablate(params, args.spec or "params/ablations/rrf_k0.yaml")
     return 0
 
 
@@ -281,8 +304,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="overrides agent.conversational (default: what the params say)")
     p.set_defaults(func=cmd_chat)
 
+    p = sub.add_parser("ablate", help="run an ablation grid through papermill and render its report")
+    p.add_argument("spec", help="params/ablations/NAME.yaml")
+    p.add_argument("--jobs", type=int, default=1, help="variants executed in parallel (default 1)")
+    p.add_argument("--force", action="store_true", help="re-run variants that already completed")
+    p.add_argument("--no-report", action="store_true", help="skip 07_compare_runs")
+    p.add_argument("--out", help="ablation folder (default: <paths.ablations>/<spec name>)")
+    p.set_defaults(func=cmd_ablate)
+
     p = with_params(sub.add_parser("bench", help="benchmarks that print measured figures"))
-    p.add_argument("what", choices=["index", "retrieve"])
+    p.add_argument("what", choices=["index", "retrieve", "ablate"])
+    p.add_argument("--spec", help="bench ablate: the sweep to time (default params/ablations/rrf_k0.yaml)")
     p.set_defaults(func=cmd_bench)
     return parser
 

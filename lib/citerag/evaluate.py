@@ -220,6 +220,71 @@ def contains_all(answer: str, must: Sequence[str]) -> bool:
     return all(normalize_for_match(m) in text for m in must)
 
 
+def evidence_ids(result) -> list[str]:
+    """The chunk ids an agent run's answer was composed from (empty when it never answered)."""
+    return next((e["evidence"] for e in result.trace if e["node"] == "answer"), [])
+
+
+def answer_rows(results: Sequence, items: Sequence[EvalItem]) -> list[dict]:
+    """One row per question: refusal, must_contain, citation validity and precision, latency.
+
+    Citation precision: the share of an answer's citations whose chunk overlaps a gold span
+    (answered, answerable questions only). Supported share: answer sentences that carry a
+    valid citation and pass the support check, over all sentences the answer kept."""
+    rows = []
+    for r, it in zip(results, items, strict=True):
+        a = r.answer
+        kept = [s for s in a.sentences if s.supported] if not a.refused else []
+        cites = a.citations if not a.refused else []
+        gold_hits = [any(overlaps(RankedHit(c["chunk_id"], c["doc_id"], c["start_page"], c["end_page"]), g)
+                         for g in it.gold) for c in cites]
+        rows.append({
+            "qid": it.qid, "type": it.type, "answerable": it.answerable, "question": it.question,
+            "refused": a.refused, "refusal_reason": r.refusal_reason, "stop_reason": r.stop_reason,
+            "route": r.route, "must_ok": (not a.refused and contains_all(a.answer, it.must_contain))
+            if it.answerable else None,
+            "sentences": len(kept), "supported_sentences": sum(bool(s.valid_keys) and s.supported for s in kept),
+            "citations": len(cites),
+            "citation_precision": (sum(gold_hits) / len(gold_hits)) if (gold_hits and it.answerable) else None,
+            "latency_ms": round(r.seconds * 1000, 2), "answer": a.answer,
+            "cited_chunks": [c["chunk_id"] for c in cites], "evidence": evidence_ids(r),
+        })
+    return rows
+
+
+def _mean(values) -> float:
+    values = [v for v in values if v is not None]
+    return round(sum(values) / len(values), 4) if values else float("nan")
+
+
+def answer_metrics(rows: Sequence[dict]) -> dict[str, float]:
+    """The answer-level numbers of a run (the summary's `answers.*`)."""
+    ans = [r for r in rows if r["answerable"]]
+    una = [r for r in rows if not r["answerable"]]
+    answered = [r for r in rows if not r["refused"]]
+    lat = latency_summary([r["latency_ms"] for r in rows])
+    return {
+        "questions": len(rows),
+        "unanswerable_refused": _mean([r["refused"] for r in una]),
+        "answerable_refused": _mean([r["refused"] for r in ans]),
+        "must_contain": _mean([r["must_ok"] for r in ans]),
+        "supported_cited_sentences": round(sum(r["supported_sentences"] for r in answered)
+                                           / max(1, sum(r["sentences"] for r in answered)), 4),
+        "citation_precision": _mean([r["citation_precision"] for r in ans]),
+        "latency_p50_ms": lat["p50_ms"], "latency_p95_ms": lat["p95_ms"],
+        "latency_mean_ms": round(sum(r["latency_ms"] for r in rows) / max(1, len(rows)), 2),
+    }
+
+
+ANSWER_TARGETS = {"unanswerable_refused": (">=", 1.0), "answerable_refused": ("<=", 0.05),
+                  "supported_cited_sentences": (">=", 1.0), "must_contain": (">=", 0.75)}
+
+
+def answer_target_checks(metrics: dict[str, float]) -> dict[str, bool]:
+    return {f"{m} {op} {t}": (metrics[m] >= t if op == ">=" else metrics[m] <= t)
+            for m, (op, t) in ANSWER_TARGETS.items()}
+
+
 # -- conversations ---------------------------------------------------------------------------
 
 CONVERSATION_TARGETS = {"rewrite_entity": 0.90, "must_contain": 0.75, "unanswerable_refused": 1.0}
@@ -247,10 +312,7 @@ def run_conversations(engine, convs: Sequence, thread_prefix: str) -> list[dict]
 
 def conversation_metrics(rows: Sequence[dict]) -> dict[str, float]:
     """Route accuracy, entity carry-over of follow-ups, must_contain and refusal rates."""
-    def rate(values):
-        values = [v for v in values if v is not None]
-        return round(sum(values) / len(values), 4) if values else float("nan")
-
+    rate = _mean
     return {
         "turns": len(rows),
         "route_accuracy": rate([r["route_ok"] for r in rows if r["expected_route"]]),

@@ -130,24 +130,6 @@ def show_answer(result) -> str:
     return "\n".join(lines)
 
 
-def answer_metrics(results, items) -> dict:
-    """Refusal accuracy, false refusals and must_contain accuracy of agent runs on eval items."""
-    from citerag.evalset import normalize_for_match
-
-    ans = [(r, it) for r, it in zip(results, items) if it.answerable]
-    una = [(r, it) for r, it in zip(results, items) if not it.answerable]
-    must = sum((not r.answer.refused) and all(normalize_for_match(m) in normalize_for_match(r.answer.answer)
-                                              for m in it.must_contain) for r, it in ans)
-    cited = [s for r, _ in ans if not r.answer.refused for s in r.answer.sentences if s.supported]
-    return {
-        "unanswerable_refused": sum(r.answer.refused for r, _ in una) / max(1, len(una)),
-        "answerable_refused": sum(r.answer.refused for r, _ in ans) / max(1, len(ans)),
-        "must_contain": must / max(1, len(ans)),
-        "supported_cited_sentences": sum(bool(s.valid_keys) for s in cited) / max(1, len(cited)),
-        "questions": len(items),
-    }
-
-
 def new_thread(label: str) -> str:
     """A fresh thread id: notebooks must not continue a conversation from an earlier run."""
     import uuid
@@ -169,3 +151,30 @@ def conversation_rows(rows: list[dict]) -> pd.DataFrame:
     cols = ["cid", "turn", "user", "expected_route", "route", "route_ok", "rewritten_query", "entity_ok",
             "answerable", "refused", "must_ok", "seconds"]
     return pd.DataFrame([{k: r[k] for k in cols} for r in rows])
+
+
+def eval_tables(report) -> dict[str, pd.DataFrame]:
+    """06_eval's tables: retrievers, answer metrics by question type, ragas by type."""
+    rows = pd.DataFrame(report.rows)
+    ans = rows[rows["answerable"]]
+    by_type = ans.groupby("type").agg(questions=("qid", "count"), must_contain=("must_ok", "mean"),
+                                      refused=("refused", "mean"), citation_precision=("citation_precision", "mean"),
+                                      latency_ms=("latency_ms", "median")).round(3)
+    ragas_cols = [c for c in rows.columns if c.startswith("ragas_")]
+    ragas = ans.groupby("type")[ragas_cols].mean().round(3) if ragas_cols else pd.DataFrame()
+    return {"retrieval": pd.DataFrame(report.retrieval).set_index("retriever"), "by_type": by_type, "ragas": ragas}
+
+
+def plot_eval(report):
+    """Must-contain and citation precision by question type, and the latency distribution."""
+    import matplotlib.pyplot as plt
+
+    tables = eval_tables(report)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    tables["by_type"][["must_contain", "citation_precision"]].plot.bar(ax=axes[0], ylim=(0, 1.05), rot=30)
+    axes[0].set_title("answers by question type")
+    lat = [r["latency_ms"] for r in report.rows]
+    axes[1].hist(lat, bins=25)
+    axes[1].set_title("latency per question (ms)")
+    fig.tight_layout()
+    return fig

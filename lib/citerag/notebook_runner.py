@@ -7,7 +7,7 @@ from typing import Any
 
 from citerag.params import Params
 from citerag.paths import repo_root
-from citerag.runs import record_summary
+from citerag.runs import start_run
 
 KERNEL = "citerag"
 
@@ -37,11 +37,7 @@ def run_notebooks(
     notebooks: list[Path] | None = None, log=print,
 ) -> list[Path]:
     """Run each notebook with the same params file, overrides and run folder."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    record_summary(out_dir, "run", {
-        "params_path": str(params_path), "overrides": overrides or {},
-        "params": params.to_dict(),
-    })
+    start_run(out_dir, params, params_path, overrides or {})
     done = []
     for nb in notebooks or numbered_notebooks():
         log(f"run: executing {nb.name}")

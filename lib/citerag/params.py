@@ -35,6 +35,7 @@ class PathsParams(_Section):
     artifacts: str = "outputs/artifacts"
     cache: str = "outputs/cache"
     runs: str = "outputs/runs"
+    ablations: str = "outputs/ablations"
 
 
 class CorpusParams(_Section):
@@ -214,6 +215,16 @@ class AgentParams(_Section):
     conversation: ConversationParams = ConversationParams()
 
 
+class EvalParams(_Section):
+    """What 06_eval measures."""
+
+    questions: str = "data/eval/questions.jsonl"
+    conversations: str = "data/eval/conversations.jsonl"
+    ragas: bool = True                 # ragas' non-LLM metrics (context precision/recall, ROUGE)
+    llm_judge: bool = False            # ragas faithfulness + answer relevancy through answer.openai
+    judge_max_questions: int = Field(20, ge=1, le=1000)  # bound on LLM-judged questions
+
+
 class Params(_Section):
     """All knobs of a run. Sections are added as stages are added."""
 
@@ -227,6 +238,7 @@ class Params(_Section):
     retrieve: RetrieveParams = RetrieveParams()
     answer: AnswerParams = AnswerParams()
     agent: AgentParams = AgentParams()
+    eval: EvalParams = EvalParams()
 
     def to_dict(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

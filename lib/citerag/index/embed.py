@@ -179,9 +179,19 @@ class Embedder:
         return np.stack([found[h] for h in hashes])
 
     def embed_query(self, text: str) -> np.ndarray:
-        """One query vector (not cached, not counted: queries are cheap and rarely repeat)."""
+        """One query vector, through the cache under a query namespace (an eval set's questions
+        repeat across ablation variants and runs; a hit never loads the model)."""
+        key = f"{self.model_key}:query"
+        h = text_hash(text)
+        if self.cache:
+            hit = self.cache.get_many(key, [h])
+            if h in hit:
+                return hit[h]
         vec = self.model.encode(
             [text], normalize_embeddings=self.params.normalize, convert_to_numpy=True,
             show_progress_bar=False,
         )
-        return np.asarray(vec[0], dtype=np.float32)
+        out = np.asarray(vec[0], dtype=np.float32)
+        if self.cache:
+            self.cache.put_many(key, {h: out})
+        return out

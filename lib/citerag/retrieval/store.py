@@ -71,7 +71,7 @@ def load_store(params: Params, log=lambda _m: None) -> IndexStore:
     tokens = {r["chunk_id"]: r["tokens"] for r in read_jsonl(index.dir / "bm25_tokens.jsonl")}
     bm25 = BM25Index([c.chunk_id for c in chunks], [tokens[c.chunk_id] for c in chunks],
                      params.index.bm25_k1, params.index.bm25_b, params.index.bm25_stem)
-    store = IndexStore(params, chunks, vectors, coll, bm25, Embedder(params.embed),
+    store = IndexStore(params, chunks, vectors, coll, bm25, Embedder(params.embed, cache_dir=params.paths.cache),
                        doc_titles(params), stages)
     _STORES[index.digest] = store
     return store

@@ -1,0 +1,117 @@
+"""One evaluation of a params set: retrieval, answers, ragas and conversations (06_eval's engine).
+
+`evaluate_params` builds (or reuses) the index for the params, runs every
+measurement on the eval sets and returns an `EvalReport`; `write` puts the
+flat `summary.json` sections and `per_question.jsonl` into the run folder.
+Ablation variants run exactly this, so every variant's numbers mean the same.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from citerag.artifacts import write_jsonl
+from citerag.evalset import load_conversations, load_questions
+from citerag.evaluate import (
+    answer_metrics,
+    answer_rows,
+    conversation_metrics,
+    evaluate_retrievers,
+    metrics_table,
+    per_question,
+    run_conversations,
+)
+from citerag.params import Params
+from citerag.paths import resolve
+from citerag.ragas_metrics import RagasResult, evaluate_ragas
+from citerag.runs import record_summary
+
+PER_QUESTION = "per_question.jsonl"
+
+
+@dataclass
+class EvalReport:
+    retrieval: list[dict]                 # one row per retriever
+    answers: dict[str, float]
+    rows: list[dict]                      # per question: answers + retrieval + ragas
+    ragas: RagasResult
+    conversation: dict[str, float]
+    conversation_rows: list[dict]
+    index: dict[str, object]              # stage hashes and whether each was reused
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def hybrid(self) -> dict:
+        return next(r for r in self.retrieval if r["retriever"] == "hybrid")
+
+    def sections(self) -> dict[str, dict]:
+        """The summary sections (flattened to `section.metric` when written)."""
+        return {
+            "index": self.index,
+            "retrieval": {k: v for k, v in self.hybrid().items() if k != "retriever"},
+            "answers": self.answers,
+            "ragas": self.ragas.means,
+            "conversation": self.conversation,
+            "eval_seconds": self.seconds,
+        }
+
+    def write(self, run_dir: str | Path | None) -> None:
+        if not run_dir:
+            return
+        for name, data in self.sections().items():
+            record_summary(run_dir, name, data)
+        write_jsonl(Path(run_dir) / PER_QUESTION, self.rows, sort_keys=False)
+
+
+def evaluate_params(params: Params, conversations: bool = True, log=print) -> EvalReport:
+    from citerag.agent.workflow import Agent
+    from citerag.conversation.engine import ChatEngine
+    from citerag.pipeline import build_all
+    from citerag.retrieval.store import load_store
+
+    t: dict[str, float] = {}
+    t0 = time.perf_counter()
+    stages = build_all(params, log=lambda _m: None, progress=False)
+    t["build_s"] = round(time.perf_counter() - t0, 2)
+    index = {**{f"{n}_hash": r.digest for n, r in stages.items()},
+             **{f"{n}_reused": r.reused for n, r in stages.items()},
+             **stages["index"].counts}
+    store = load_store(params)
+    items = load_questions(resolve(params.eval.questions))
+
+    t0 = time.perf_counter()
+    runs = evaluate_retrievers(params, items, baseline=False)
+    retrieval = metrics_table(runs, items)
+    by_q = {r["qid"]: r for r in per_question(runs["hybrid"].runs, items)}
+    t["retrieval_s"] = round(time.perf_counter() - t0, 2)
+
+    t0 = time.perf_counter()
+    agent = Agent(store, params)
+    results = [agent.run(it.question) for it in items]
+    rows = answer_rows(results, items)
+    t["answers_s"] = round(time.perf_counter() - t0, 2)
+
+    t0 = time.perf_counter()
+    ragas = evaluate_ragas(rows, items, store, params)
+    t["ragas_s"] = round(time.perf_counter() - t0, 2)
+    for row in rows:
+        ret = by_q.get(row["qid"], {})
+        row.update({f"retrieval_{k}": v for k, v in ret.items() if k not in ("qid", "type")})
+        row.update({f"ragas_{k}": v for k, v in ragas.per_question.get(row["qid"], {}).items()})
+
+    conv_metrics: dict[str, float] = {}
+    conv_rows: list[dict] = []
+    if conversations:
+        t0 = time.perf_counter()
+        with tempfile.TemporaryDirectory() as tmp:  # eval threads never mix with a user's memory
+            chat_params = params.with_overrides({"agent.conversational": True,
+                                                 "agent.conversation.memory_path": str(Path(tmp) / "m.sqlite")})
+            chat = ChatEngine(store, chat_params, agent)
+            conv_rows = run_conversations(chat, load_conversations(resolve(params.eval.conversations)),
+                                          f"eval-{uuid.uuid4().hex[:8]}")
+        conv_metrics = conversation_metrics(conv_rows)
+        t["conversation_s"] = round(time.perf_counter() - t0, 2)
+    return EvalReport(retrieval, answer_metrics(rows), rows, ragas, conv_metrics, conv_rows, index, t)

@@ -1,0 +1,134 @@
+"""Ablation specs, the flat run summary, answer metrics, and a real two-variant sweep with its report."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from citerag.ablate import load_ablation, variant_done
+from citerag.answer.answerer import Answer
+from citerag.answer.citations import SentenceCheck
+from citerag.evalset import EvalItem, GoldSpan
+from citerag.evaluate import answer_metrics, answer_rows
+from citerag.params import ParamsError
+from citerag.paths import repo_root
+from citerag.runs import flatten
+
+ROOT = repo_root()
+
+
+def _spec(tmp_path: Path, text: str, name: str = "sweep") -> Path:
+    p = tmp_path / f"{name}.yaml"
+    p.write_text(text)
+    return p
+
+
+def test_shipped_specs_are_valid_and_named_by_their_values():
+    ab = load_ablation("params/ablations/rrf_k0.yaml")
+    assert [v.name for v in ab.variants] == ["rrf_k0=10", "rrf_k0=30", "rrf_k0=60", "rrf_k0=100"]
+    assert ab.variants[0].overrides == {"retrieve.rrf_k0": 10}
+    assert len(load_ablation("params/ablations/chunk_size.yaml").variants) == 4
+    refusal = load_ablation("params/ablations/refusal.yaml")
+    assert len(refusal.variants) == 9 and refusal.x == "answer.support_threshold"
+    assert len({v.name for v in refusal.variants}) == 9
+    assert refusal.variants[0].name == "min_evidence_hits=1,support_threshold=0.4"
+
+
+@pytest.mark.parametrize("body, message", [
+    ("grid:\n  retrieve.rrf_k: [1]\n", "grid.retrieve.rrf_k=1: "),
+    ("grid:\n  retrieve.rrf_k0: [-5]\n", "grid.retrieve.rrf_k0=-5: "),
+    ("grid:\n  chunk.target_chars: [100]\n", "grid.chunk.target_chars=100: overrides: chunk: Value error, overlap_chars"),
+    ("grid:\n  chunk.target_chars: [300]\n  chunk.overlap_chars: [400]\n",
+     "variant {'chunk.target_chars': 300, 'chunk.overlap_chars': 400}: "),
+    ("grid: {}\n", "grid: "),
+    ("grid:\n  retrieve.rrf_k0: []\n", "grid.retrieve.rrf_k0: needs at least one value"),
+    ("grid:\n  retrieve.rrf_k0: [10]\nx: retrieve.k\n", "x: 'retrieve.k' is not a grid key"),
+    ("grid:\n  retrieve.rrf_k0: [10]\nnotebooks: [99_none]\n", "notebooks: no notebook 99_none.ipynb"),
+    ("grid:\n  retrieve.rrf_k0: [10]\ncolour: red\n", "colour: Extra inputs are not permitted"),
+])
+def test_bad_specs_name_the_file_and_key(tmp_path, body, message):
+    path = _spec(tmp_path, body)
+    with pytest.raises(ParamsError) as err:
+        load_ablation(path)
+    assert str(err.value).startswith(f"{path}: ") and message in str(err.value)
+
+
+def test_summary_is_flat():
+    flat = flatten("answers", {"must_contain": 0.75, "by": {"x": 1}, "rows": [1, 2], "nan": float("nan"),
+                               "hash": "abc"})
+    assert flat == {"answers.must_contain": 0.75, "answers.by.x": 1, "answers.nan": None, "answers.hash": "abc"}
+
+
+def test_answer_metrics_by_hand():
+    items = [EvalItem(qid="a", question="What is the size?", type="parameter", answerable=True,
+                      gold=[GoldSpan(doc_id="D", start_page=5, end_page=5)], must_contain=["800"]),
+             EvalItem(qid="b", question="What is the fee?", type="unanswerable", answerable=False,
+                      absent_terms=["fee"])]
+    ok = SentenceCheck("It is 800 bytes. [c1]", ["c1"], ["c1"], [])
+    ok.supported = True
+    bad = SentenceCheck("It is in the table. [c2]", ["c2"], ["c2"], [])
+    bad.supported = True
+    cites = [{"key": "c1", "chunk_id": "D::p5::c0", "doc_id": "D", "start_page": 5, "end_page": 5},
+             {"key": "c2", "chunk_id": "D::p9::c0", "doc_id": "D", "start_page": 9, "end_page": 9}]
+
+    class R:  # the fields of an AgentResult that answer_rows reads
+        def __init__(self, answer, seconds):
+            self.answer, self.seconds, self.trace = answer, seconds, []
+            self.refusal_reason, self.stop_reason, self.route = answer.refusal_reason, "evidence_sufficient", "retrieve"
+
+    results = [R(Answer("q", "It is 800 bytes. [c1]\nIt is in the table. [c2]", False, None, cites, [ok, bad]), 0.1),
+               R(Answer("q", "not found in provided docs", True, "unknown_terms"), 0.3)]
+    rows = answer_rows(results, items)
+    assert rows[0]["citation_precision"] == 0.5 and rows[0]["must_ok"] is True and rows[1]["must_ok"] is None
+    m = answer_metrics(rows)
+    assert (m["unanswerable_refused"], m["answerable_refused"], m["must_contain"]) == (1.0, 0.0, 1.0)
+    assert m["supported_cited_sentences"] == 1.0 and m["citation_precision"] == 0.5
+    assert m["latency_p50_ms"] == 200.0 and m["questions"] == 2
+
+
+@pytest.mark.corpus
+def test_sweep_reuses_stages_records_failures_resumes_and_reports(built, tmp_path):
+    spec = _spec(tmp_path, "description: two k0 values and a broken question file\n"
+                           "base: params/default.yaml\nnotebooks: [06_eval]\n"
+                           "grid:\n  retrieve.rrf_k0: [30, 60]\n"
+                           "  eval.questions: [data/eval/questions.jsonl, data/eval/missing.jsonl]\n"
+                           "x: retrieve.rrf_k0\n")
+    out = tmp_path / "ablation"
+    cmd = [sys.executable, "-m", "citerag", "ablate", str(spec), "--out", str(out), "--jobs", "2"]
+    first = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=1200)
+    assert first.returncode == 1, first.stderr  # failures make the exit code non-zero
+    assert "2 ran, 0 already done, 2 failed" in first.stdout
+    assert "ablate sweep: 100%" in first.stderr  # the progress bar over variants
+    ok = ["rrf_k0=30,questions=data_eval_questions.jsonl", "rrf_k0=60,questions=data_eval_questions.jsonl"]
+    for name in ok:
+        assert variant_done(out / name)
+        s = json.loads((out / name / "summary.json").read_text())
+        # an RRF sweep neither re-chunks nor re-embeds
+        assert s["index.ingest_reused"] and s["index.chunk_reused"] and s["index.index_reused"]
+        assert s["index.embedded"] == 0 and s["run_id"] == name and len(s["params_hash"]) == 12
+        assert 0.9 <= s["retrieval.recall@8"] <= 1 and s["answers.questions"] == 70
+        assert all(0 <= s[f"ragas.{m}"] <= 1 for m in ("context_precision", "context_recall", "rouge_l"))
+        assert (out / name / "per_question.jsonl").is_file() and (out / name / "06_eval.ipynb").is_file()
+    failed = json.loads((out / "rrf_k0=30,questions=data_eval_missing.jsonl" / "status.json").read_text())
+    assert failed["status"] == "failed" and "missing.jsonl" in failed["error"]
+
+    md = (out / "report.md").read_text()
+    assert md.count("| rrf_k0=") == 4 and "## Failed variants" in md and "missing.jsonl" in md
+    assert (out / "report_files" / "refusal_tradeoff.png").is_file()
+    html = (out / "report.html").read_text()
+    assert "load_runs" not in html and "data:image/png;base64" in html  # code hidden, images inline
+
+    again = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=1200)
+    assert "0 ran, 2 already done, 2 failed" in again.stdout  # completed variants are skipped
+
+    from citerag import report
+
+    spec_a, runs_a = report.load_runs(out)
+    spec_b, runs_b = report.load_runs(ROOT / "notebooks" / "fixtures" / "rrf_k0")
+    cols_a = list(report.metric_table(runs_a, spec_a).columns)
+    cols_b = list(report.metric_table(runs_b, spec_b).columns)
+    # any two reports share their metric columns, in the same order
+    assert cols_a[len(spec_a["grid"]) + 1:] == cols_b[len(spec_b["grid"]) + 1:]
