@@ -78,7 +78,8 @@ def evaluate_params(params: Params, conversations: bool = True, log=print) -> Ev
     t["build_s"] = round(time.perf_counter() - t0, 2)
     index = {**{f"{n}_hash": r.digest for n, r in stages.items()},
              **{f"{n}_reused": r.reused for n, r in stages.items()},
-             **stages["index"].counts}
+             # build-time facts (what the index stage embedded when it was built) stay in its manifest
+             **{k: v for k, v in stages["index"].counts.items() if k in ("chunks", "dim")}}
     store = load_store(params)
     items = load_questions(resolve(params.eval.questions))
 
