@@ -102,21 +102,33 @@ def _sort_key(s: pd.Series) -> pd.Series:
     return pd.to_numeric(s, errors="coerce").fillna(float("inf")) if s.dtype == object else s
 
 
-def plot_tradeoff(df: pd.DataFrame):
-    """Refusal trade-off: unanswerables refused (want 1) against answerables wrongly refused (want 0)."""
+def plot_tradeoff(df: pd.DataFrame, spec: dict):
+    """Refusal trade-off: unanswerables refused (want 1) against answerables wrongly refused (want 0),
+    one line per combination of the other grid keys, each point labelled with its swept value."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(5, 4))
-    d = df.dropna(subset=["answerable refused", "unanswerable refused"]).sort_values("answerable refused")
-    ax.plot(d["answerable refused"], d["unanswerable refused"], marker="o")
-    for _, r in d.iterrows():
-        ax.annotate(r["variant"], (r["answerable refused"], r["unanswerable refused"]), fontsize=7,
-                    xytext=(4, -10), textcoords="offset points")
+    x = x_key(spec)
+    others = [k for k in spec["grid"] if k != x]
+    fig, ax = plt.subplots(figsize=(6, 4.2))
+    d = df.dropna(subset=["answerable refused", "unanswerable refused"])
+    groups = d.groupby(others, sort=True) if others else [((), d)]
+    labelled: set[tuple[float, float]] = set()
+    for key, g in groups:
+        g = g.sort_values(x, key=_sort_key)
+        name = ", ".join(f"{k.split('.')[-1]}={v}" for k, v in zip(others, key if isinstance(key, tuple) else (key,),
+                                                                  strict=False)) or None
+        ax.plot(g["answerable refused"], g["unanswerable refused"], marker="o", label=name, alpha=0.8)
+        for _, r in g.iterrows():
+            point = (round(r["answerable refused"], 4), round(r["unanswerable refused"], 4))
+            if point not in labelled:  # identical points (curves that coincide) are labelled once
+                labelled.add(point)
+                ax.annotate(str(r[x]), point, fontsize=7, xytext=(4, -10), textcoords="offset points")
     ax.set_xlabel("answerable questions wrongly refused")
     ax.set_ylabel("unanswerable questions refused")
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.05)
-    ax.set_title("refusal trade-off")
+    ax.margins(x=0.15, y=0.1)
+    ax.set_title(f"refusal trade-off (points labelled by {x.split('.')[-1]})", fontsize=10)
+    if others:
+        ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
 
