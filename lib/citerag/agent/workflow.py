@@ -320,7 +320,16 @@ def run_sync(coro):
     except RuntimeError:
         return asyncio.run(coro)
     box: dict[str, Any] = {}
-    t = threading.Thread(target=lambda: box.setdefault("r", asyncio.run(coro)))
+
+    def target() -> None:
+        try:
+            box["r"] = asyncio.run(coro)
+        except BaseException as exc:  # re-raised in the caller's thread, as asyncio.run would
+            box["e"] = exc
+
+    t = threading.Thread(target=target)
     t.start()
     t.join()
+    if "e" in box:
+        raise box["e"]
     return box["r"]
