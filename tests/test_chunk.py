@@ -61,3 +61,35 @@ def test_deterministic_and_sentence_strategy():
     sent = chunk_pages(_pages(), params.model_copy(update={"strategy": "sentence"}))
     assert sent and all(c.start_page == c.end_page for c in sent)
     assert {c.start_page for c in sent} == {1, 2, 3}
+
+
+def _two_tables(below: bool) -> list[CleanPage]:
+    def table(name: str) -> str:
+        return f"|Parameter set|Key|\n|---|---|\n|{name}-1|{len(name)}|\n|{name}-5|{len(name) * 2}|"
+
+    def captioned(n: int, name: str) -> str:
+        cap = f"Table {n}. {name} key sizes in bytes"
+        return f"{table(name)}\n\n{cap}" if below else f"{cap}\n\n{table(name)}"
+
+    return [CleanPage("DOC", 1, f"Sizes follow.\n\n{captioned(6, 'BIKE')}\n\n{captioned(7, 'HQC')}\n\n"
+                                f"{captioned(8, 'McEliece')}\n\nThose were the sizes.")]
+
+
+@pytest.mark.parametrize("below", [True, False])
+def test_each_table_keeps_its_own_caption_above_or_below(below):
+    captions = {"BIKE": "Table 6. BIKE key sizes in bytes", "HQC": "Table 7. HQC key sizes in bytes",
+                "McEliece": "Table 8. McEliece key sizes in bytes"}
+    for target in (100, 1000):  # each table in its own chunk, and all of them in one
+        chunks = chunk_pages(_two_tables(below), ChunkParams(target_chars=target, overlap_chars=0, min_chars=0))
+        seen = set()
+        for c in chunks:
+            caption = None
+            for line in c.text.split("\n"):
+                if line.startswith("Table "):
+                    caption = line
+                name = line.split("-")[0]
+                if name in captions and line.startswith(f"{name}-"):
+                    # a row's nearest caption above it, in its own chunk, is its own table's
+                    assert caption == captions[name], (target, c.text)
+                    seen.add(name)
+        assert seen == set(captions)

@@ -117,21 +117,47 @@ class _Unit:
 
     kind: str
     parts: list[Block] = field(default_factory=list)
+    closed: bool = False  # a table whose caption came below it: the next table is a new one
 
     @property
     def text(self) -> str:
         return "\n".join(b.text for b in self.parts)
 
 
+def _is_caption(b: Block) -> bool:
+    return b.kind == "paragraph" and bool(_TABLE_CAPTION.match(b.text)) and len(b.text) < 300
+
+
+def captions_below(blocks: list[Block]) -> bool:
+    """Whether the document captions its tables below them (IR 8545) rather than above (FIPS).
+
+    Decided by the captions that touch a table on one side only; a caption between two tables
+    is ambiguous and has no vote. Attaching a caption to the wrong neighbour labels a table
+    with its predecessor's title ("BIKE key sizes: hqc-128 …")."""
+    below = above = 0
+    for i, b in enumerate(blocks):
+        if not _is_caption(b):
+            continue
+        before = i > 0 and blocks[i - 1].kind == "table"
+        after = i + 1 < len(blocks) and blocks[i + 1].kind == "table"
+        below += before and not after
+        above += after and not before
+    return below > above
+
+
 def _units(blocks: list[Block]) -> list[_Unit]:
     units: list[_Unit] = []
+    below = captions_below(blocks)
     for b in blocks:
         prev = units[-1] if units else None
-        if prev and b.kind == "table" and prev.kind == "paragraph" and len(prev.parts) == 1 \
-                and _TABLE_CAPTION.match(prev.parts[0].text) and len(prev.parts[0].text) < 300:
+        if below and prev and prev.kind == "table" and not prev.closed and _is_caption(b):
+            prev.parts.insert(0, b)  # the caption under its table closes it, and reads first
+            prev.closed = True
+        elif not below and prev and b.kind == "table" and prev.kind == "paragraph" and len(prev.parts) == 1 \
+                and _is_caption(prev.parts[0]):
             prev.kind = "table"
             prev.parts.append(b)
-        elif prev and prev.kind == "table" and b.kind == "table":
+        elif prev and prev.kind == "table" and not prev.closed and b.kind == "table":
             prev.parts.append(b)  # a table continued on the next page
         elif prev and prev.kind == "algorithm" and b.kind in ("algorithm", "paragraph", "list") \
                 and not _ALGO_START.match(b.text) and (
