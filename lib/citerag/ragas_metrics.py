@@ -74,7 +74,9 @@ def _score(metric, sample, timeout_s: float | None = None) -> tuple[float | None
                 value = metric.single_turn_score(sample)
             else:
                 value = run_sync(metric.single_turn_ascore(sample, timeout=timeout_s))
-        except TimeoutError:
+        except TimeoutError as exc:
+            if timeout_s is None:
+                return None, f"TimeoutError: {exc}"
             return None, f"timed out after {timeout_s:g} s (eval.judge_timeout_s)"
         except RagasOutputParserException:
             return None, "the judge's reply did not parse"
