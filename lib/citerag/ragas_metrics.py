@@ -19,8 +19,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from citerag.agent.workflow import run_sync
 from citerag.answer.citations import strip_citations
+from citerag.asyncrun import run_sync
 from citerag.evalset import EvalItem
 from citerag.params import Params
 
@@ -65,26 +65,27 @@ def samples(rows: Sequence[dict], items: Sequence[EvalItem], store):
 
 def _score(metric, sample, timeout_s: float | None = None) -> tuple[float | None, str | None]:
     """A score, or None and why: the report's notes say what went wrong, never a silent 0."""
-    from ragas.exceptions import RagasOutputParserException
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            if timeout_s is None:  # the non-LLM metrics: no wait to bound, no event loop per score
-                value = metric.single_turn_score(sample)
-            else:
-                value = run_sync(metric.single_turn_ascore(sample, timeout=timeout_s))
-        except TimeoutError as exc:
-            if timeout_s is None:
-                return None, f"TimeoutError: {exc}"
-            return None, f"timed out after {timeout_s:g} s (eval.judge_timeout_s)"
-        except RagasOutputParserException:
-            return None, "the judge's reply did not parse"
-        except Exception as exc:  # an endpoint or metric error: named, the other scores still count
-            return None, f"{type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
+            value = run_sync(metric.single_turn_ascore(sample, timeout=timeout_s))
+        except Exception as exc:  # one question's score is lost, the others still count
+            return None, _why(exc, timeout_s)
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None, "the metric returned no value"
     return round(float(value), 4), None
+
+
+def _why(exc: Exception, timeout_s: float | None) -> str:
+    """What a missing score's note says: the bound that ran out, a reply ragas could not
+    parse, or the endpoint's (or metric's) own error by name."""
+    from ragas.exceptions import RagasOutputParserException
+
+    if isinstance(exc, TimeoutError) and timeout_s is not None:
+        return f"timed out after {timeout_s:g} s (eval.judge_timeout_s)"
+    if isinstance(exc, RagasOutputParserException):
+        return "the judge's reply did not parse"
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
 
 
 def non_llm_metrics():

@@ -15,9 +15,7 @@ stopped; `refusal_reason` why verification refused — separate fields.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +28,7 @@ from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.answer.extractive import Scorer
+from citerag.asyncrun import run_sync
 from citerag.params import Params
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.retriever import Hit, Retriever
@@ -310,26 +309,3 @@ class Agent:
 
     def run(self, question: str, mode_hint: str | None = None) -> AgentResult:
         return run_sync(self.arun(question, mode_hint))
-
-
-def run_sync(coro):
-    """Run a coroutine to completion, also where a loop is already running (Jupyter: a private
-    loop in a thread)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["r"] = asyncio.run(coro)
-        except BaseException as exc:  # re-raised in the caller's thread, as asyncio.run would
-            box["e"] = exc
-
-    t = threading.Thread(target=target)
-    t.start()
-    t.join()
-    if "e" in box:
-        raise box["e"]
-    return box["r"]

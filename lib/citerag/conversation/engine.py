@@ -17,7 +17,8 @@ from typing import Any
 
 from llama_index.core.workflow import Context, HumanResponseEvent
 
-from citerag.agent.workflow import Agent, run_sync
+from citerag.agent.workflow import Agent
+from citerag.asyncrun import run_sync
 from citerag.conversation.decisions import Decider
 from citerag.conversation.memory import Pending, ThreadMemory
 from citerag.conversation.workflow import ClarificationRequest, ConversationWorkflow
