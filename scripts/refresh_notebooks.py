@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 import nbformat
-from citerag.notebook_runner import execute, numbered_notebooks
+from citerag.experiments.notebooks import execute, numbered_notebooks
 
 MARK = "# NBVAL_CHECK_OUTPUT"
 

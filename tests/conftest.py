@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from citerag.params import Params, load_params
-from citerag.paths import repo_root
+from citerag.core.params import Params, load_params
+from citerag.core.paths import repo_root
 
 ROOT = repo_root()
 
@@ -46,7 +46,7 @@ def corpus_params() -> Params:
     params = load_params(ROOT / "params" / "default.yaml")
     folder = ROOT / params.corpus.dir
     if not folder.is_dir() or len(list(folder.glob("*.pdf"))) < 6:
-        from citerag.corpus import fetch_corpus
+        from citerag.build.corpus import fetch_corpus
 
         if not os.environ.get(params.corpus.mirror_env):
             pytest.fail("corpus missing: run `citerag corpus fetch` (or set CITERAG_CORPUS_MIRROR)")
@@ -57,7 +57,7 @@ def corpus_params() -> Params:
 @pytest.fixture(scope="session")
 def built(corpus_params):
     """The default build (shared with `make run` through the artifact cache)."""
-    from citerag.pipeline import build_all
+    from citerag.build.pipeline import build_all
 
     return build_all(corpus_params, log=lambda _m: None, progress=False)
 

@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from citerag.ablate import load_ablation, variant_done
 from citerag.answer.answerer import Answer
 from citerag.answer.citations import SentenceCheck
-from citerag.evalset import EvalItem, GoldSpan
-from citerag.evaluate import answer_metrics, answer_rows
-from citerag.params import ParamsError
-from citerag.paths import repo_root
-from citerag.runs import flatten
+from citerag.core.params import ParamsError
+from citerag.core.paths import repo_root
+from citerag.experiments.ablate import load_ablation, variant_done
+from citerag.experiments.evalset import EvalItem, GoldSpan
+from citerag.experiments.metrics import answer_metrics, answer_rows
+from citerag.experiments.runs import flatten
 
 ROOT = repo_root()
 
@@ -124,7 +124,7 @@ def test_sweep_reuses_stages_records_failures_resumes_and_reports(built, tmp_pat
     again = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=1200)
     assert "0 ran, 2 already done, 2 failed" in again.stdout  # completed variants are skipped
 
-    from citerag import report
+    from citerag.experiments import report
 
     spec_a, runs_a = report.load_runs(out)
     spec_b, runs_b = report.load_runs(ROOT / "notebooks" / "fixtures" / "rrf_k0")

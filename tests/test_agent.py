@@ -11,8 +11,8 @@ import networkx as nx
 import pytest
 from citerag.agent.graph import traverse
 from citerag.agent.policies import Counters, Route, assess, budget_exhausted, route
-from citerag.params import AgentParams
-from citerag.paths import repo_root
+from citerag.core.params import AgentParams
+from citerag.core.paths import repo_root
 from citerag.retrieval.query import analyse
 
 ROOT = repo_root()

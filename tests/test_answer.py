@@ -4,7 +4,7 @@ import pytest
 from citerag.answer.answerer import answer_from_evidence, unknown_terms, verify
 from citerag.answer.citations import REFUSAL, check_citations, parse_keys, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
-from citerag.params import AnswerParams
+from citerag.core.params import AnswerParams
 from citerag.retrieval.query import analyse
 
 
@@ -70,8 +70,8 @@ def test_extractive_table_row_answer_is_cited():
 def test_eval_set_refusals_on_real_index(built, corpus_params):
     """Unanswerable questions are refused; answered ones cite every sentence validly."""
     from citerag.answer.evidence import select_evidence
-    from citerag.evalset import load_questions
-    from citerag.paths import repo_root
+    from citerag.core.paths import repo_root
+    from citerag.experiments.evalset import load_questions
     from citerag.retrieval.retriever import Retriever
     from citerag.retrieval.store import load_store
 

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
-from citerag.index.bm25 import BM25Index, tokenize
-from citerag.index.embed import Embedder, EmbedError, resolve_model_path
-from citerag.params import EmbedParams
+from citerag.build.index.bm25 import BM25Index, tokenize
+from citerag.build.index.embed import Embedder, EmbedError, resolve_model_path
+from citerag.core.params import EmbedParams
 
 
 def test_tokenizer_keeps_technical_tokens_whole_and_in_parts():

@@ -1,7 +1,7 @@
 import pytest
-from citerag.chunk import chunk_pages, make_chunk_id, page_blocks, parse_chunk_id
-from citerag.clean import CleanPage
-from citerag.params import ChunkParams
+from citerag.build.chunk import chunk_pages, make_chunk_id, page_blocks, parse_chunk_id
+from citerag.build.clean import CleanPage
+from citerag.core.params import ChunkParams
 
 PARA = "This is a sentence about ML-KEM parameters and their sizes. " * 6
 

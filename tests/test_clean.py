@@ -1,4 +1,4 @@
-from citerag.clean import (
+from citerag.build.clean import (
     clean_document,
     dehyphenate,
     normalize_chars,
@@ -7,8 +7,8 @@ from citerag.clean import (
     strip_line_numbers,
     strip_markdown,
 )
-from citerag.ingest import PageRecord
-from citerag.params import CleanParams
+from citerag.build.ingest import PageRecord
+from citerag.core.params import CleanParams
 
 
 def test_nfkc_turns_math_italic_into_ascii():

@@ -10,13 +10,13 @@ import sys
 import uuid
 
 import pytest
-from citerag.evalset import load_conversations, load_questions
-from citerag.evaluate import (
+from citerag.core.paths import repo_root
+from citerag.experiments.evalset import load_conversations, load_questions
+from citerag.experiments.metrics import (
     conversation_metrics,
     conversation_target_checks,
     run_conversations,
 )
-from citerag.paths import repo_root
 
 pytestmark = pytest.mark.corpus
 ROOT = repo_root()
@@ -203,7 +203,7 @@ def test_concurrent_threads_do_not_mix(make_engine):
 def test_simple_mode_is_the_single_turn_system_and_conversational_keeps_up(store, corpus_params, make_engine):
     from citerag.agent.workflow import Agent
     from citerag.conversation.engine import ChatEngine
-    from citerag.evaluate import contains_all
+    from citerag.experiments.metrics import contains_all
 
     items = load_questions(EVAL / "questions.jsonl")
     agent = Agent(store, corpus_params)

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from citerag.corpus import CorpusError, fetch_corpus, load_manifest
-from citerag.params import Params
+from citerag.build.corpus import CorpusError, fetch_corpus, load_manifest
+from citerag.core.params import Params
 
 
 def _setup(tmp_path: Path, content: bytes, url: str = "http://127.0.0.1:9/x.pdf", sha=None):

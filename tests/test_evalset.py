@@ -1,7 +1,8 @@
 from collections import Counter
 
 import pytest
-from citerag.evalset import (
+from citerag.core.paths import repo_root
+from citerag.experiments.evalset import (
     EvalSetError,
     contains_word,
     load_conversations,
@@ -12,7 +13,6 @@ from citerag.evalset import (
     verify_conversations,
     verify_questions,
 )
-from citerag.paths import repo_root
 
 EVAL = repo_root() / "data" / "eval"
 

@@ -1,8 +1,8 @@
 from pathlib import Path
 
 import pymupdf
-from citerag.ingest import ingest_file, ingest_files
-from citerag.params import IngestParams
+from citerag.build.ingest import ingest_file, ingest_files
+from citerag.core.params import IngestParams
 
 
 def test_good_pdf_one_record_per_physical_page(pdf_factory):

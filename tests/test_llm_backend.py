@@ -89,10 +89,10 @@ def _judge(corpus_params, base_url, **overrides):
     judge is the LLM). Two evidence chunks keep the tiny model's prompts short: the judge's
     path is under test here, not the evidence budget."""
     from citerag.agent.workflow import Agent
-    from citerag.evalset import load_questions
-    from citerag.evaluate import answer_rows
-    from citerag.paths import repo_root
-    from citerag.ragas_metrics import evaluate_ragas
+    from citerag.core.paths import repo_root
+    from citerag.experiments.evalset import load_questions
+    from citerag.experiments.metrics import answer_rows
+    from citerag.experiments.ragas import evaluate_ragas
     from citerag.retrieval.store import load_store
 
     p = corpus_params.with_overrides({"eval.llm_judge": True, "eval.judge_max_questions": 1,

@@ -3,7 +3,7 @@
 import tomllib
 
 import yaml
-from citerag.paths import repo_root
+from citerag.core.paths import repo_root
 
 
 def test_environment_yml_matches_pyproject():

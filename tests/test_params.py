@@ -1,8 +1,8 @@
 from pathlib import Path
 
 import pytest
-from citerag.params import Params, ParamsError, load_params, stable_hash, stage_hash
-from citerag.paths import repo_root
+from citerag.core.params import Params, ParamsError, load_params, stable_hash, stage_hash
+from citerag.core.paths import repo_root
 
 
 def test_default_yaml_matches_model_defaults():

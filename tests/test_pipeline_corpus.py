@@ -9,11 +9,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from citerag.chunk import parse_chunk_id
-from citerag.index import chroma
-from citerag.index.bm25 import BM25Index
-from citerag.paths import repo_root
-from citerag.pipeline import load_chunks, load_clean_pages, load_pages, run_chunk, run_index
+from citerag.build.chunk import parse_chunk_id
+from citerag.build.index import chroma
+from citerag.build.index.bm25 import BM25Index
+from citerag.build.pipeline import load_chunks, load_clean_pages, load_pages, run_chunk, run_index
+from citerag.core.paths import repo_root
 
 pytestmark = pytest.mark.corpus
 EXPECTED_PAGES = {"NIST.FIPS.203": 56, "NIST.FIPS.204": 65, "NIST.FIPS.205": 61,

@@ -7,9 +7,9 @@ import subprocess
 import sys
 
 import pytest
-from citerag.evalset import load_questions
-from citerag.evaluate import evaluate_retrievers, metrics_table
-from citerag.paths import repo_root
+from citerag.core.paths import repo_root
+from citerag.experiments.evalset import load_questions
+from citerag.experiments.metrics import evaluate_retrievers, metrics_table
 from citerag.retrieval.retriever import Filters, Retriever
 from citerag.retrieval.store import load_store
 

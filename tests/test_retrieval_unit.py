@@ -3,9 +3,9 @@
 import math
 
 import pytest
-from citerag.chunk import Chunk
-from citerag.evalset import EvalItem, GoldSpan
-from citerag.evaluate import RankedHit, miss_cause, retrieval_metrics, span_ids
+from citerag.build.chunk import Chunk
+from citerag.experiments.evalset import EvalItem, GoldSpan
+from citerag.experiments.metrics import RankedHit, miss_cause, retrieval_metrics, span_ids
 from citerag.retrieval.query import analyse, definition_subject, detect_mode, mine_acronyms
 from citerag.retrieval.retriever import Filters, rrf
 

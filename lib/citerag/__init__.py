@@ -1,6 +1,6 @@
 """citerag: citation-grounded, agentic RAG research notebooks over technical PDFs."""
 
-from citerag import _offline
+from citerag.core import offline as _offline
 
 _offline.apply()
 

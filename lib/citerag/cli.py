@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from citerag.params import ParamsError, load_params, parse_override
+from citerag.core.params import ParamsError, load_params, parse_override
 
 DEFAULT_PARAMS = "params/default.yaml"
 
@@ -24,7 +24,7 @@ class UsageError(ValueError):
 def _params(args: argparse.Namespace):
     import os
 
-    from citerag.paths import resolve
+    from citerag.core.paths import resolve
 
     path = resolve(args.params)
     params = load_params(path, getattr(args, "set", None) or None)
@@ -37,7 +37,7 @@ def _params(args: argparse.Namespace):
 
 
 def cmd_corpus_fetch(args: argparse.Namespace) -> int:
-    from citerag.corpus import fetch_corpus
+    from citerag.build.corpus import fetch_corpus
 
     _, params = _params(args)
     fetch_corpus(params)
@@ -45,8 +45,8 @@ def cmd_corpus_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    from citerag.corpus import fetch_corpus
-    from citerag.pipeline import build_all
+    from citerag.build.corpus import fetch_corpus
+    from citerag.build.pipeline import build_all
 
     _, params = _params(args)
     fetch_corpus(params, log=lambda _m: None)
@@ -58,9 +58,9 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from citerag.corpus import fetch_corpus
-    from citerag.notebook_runner import run_notebooks
-    from citerag.runs import SUMMARY, new_run_name, run_dir
+    from citerag.build.corpus import fetch_corpus
+    from citerag.experiments.notebooks import run_notebooks
+    from citerag.experiments.runs import SUMMARY, new_run_name, run_dir
 
     path, params = _params(args)
     fetch_corpus(params)
@@ -77,7 +77,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_retrieve(args: argparse.Namespace) -> int:
     """Batch contract: one output line per input line, in order (see README)."""
-    from citerag.batch import read_jsonl_records, write_jsonl_atomic
+    from citerag.core.batch import read_jsonl_records, write_jsonl_atomic
     from citerag.retrieval.retriever import Retriever
     from citerag.retrieval.store import load_store
 
@@ -101,8 +101,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     import time as _time
 
     from citerag.agent.workflow import Agent
-    from citerag.batch import read_jsonl_records, write_jsonl_atomic
-    from citerag.paths import resolve
+    from citerag.core.batch import read_jsonl_records, write_jsonl_atomic
+    from citerag.core.paths import resolve
     from citerag.retrieval.store import load_store
 
     if bool(args.question) == bool(args.questions):
@@ -149,9 +149,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
     import time as _time
     import uuid
 
-    from citerag.batch import conversation_problem, read_jsonl_records, write_jsonl_atomic
     from citerag.conversation.engine import ChatEngine
-    from citerag.paths import resolve
+    from citerag.core.batch import conversation_problem, read_jsonl_records, write_jsonl_atomic
+    from citerag.core.paths import resolve
     from citerag.retrieval.store import load_store
 
     if bool(args.conversations) != bool(args.out):
@@ -229,10 +229,10 @@ def _readable_turn(r, trace_path) -> str:
 
 def cmd_ablate(args: argparse.Namespace) -> int:
     """Every variant of an ablation spec through papermill, then the comparison report."""
-    from citerag.ablate import run_ablation
-    from citerag.corpus import fetch_corpus
-    from citerag.params import load_params
-    from citerag.paths import resolve
+    from citerag.build.corpus import fetch_corpus
+    from citerag.core.params import load_params
+    from citerag.core.paths import resolve
+    from citerag.experiments.ablate import run_ablation
 
     if args.jobs < 1:
         raise UsageError("ablate: --jobs must be at least 1")
@@ -249,7 +249,7 @@ def cmd_ablate(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from citerag import bench
+    from citerag.experiments import bench
 
     _, params = _params(args)
     if args.what == "index":
@@ -320,9 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from citerag.batch import BatchInputError
-    from citerag.corpus import CorpusError
-    from citerag.index.embed import EmbedError
+    from citerag.build.corpus import CorpusError
+    from citerag.build.index.embed import EmbedError
+    from citerag.core.batch import BatchInputError
 
     args = build_parser().parse_args(argv)
     try:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from citerag.chunk import Chunk
+from citerag.build.chunk import Chunk
 
 _REF = re.compile(r"\b(Algorithm|Table|Section|Sec\.)\s+(\d+(?:\.\d+)*)\b")
 _GLOSSARY = re.compile(r"terms|definitions|glossary|acronyms", re.I)

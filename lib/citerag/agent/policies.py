@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citerag.params import AgentParams
+from citerag.core.params import AgentParams
 from citerag.retrieval.query import QueryAnalysis, identifiers
 
 ROUTES = ("retrieve", "resolve_definition", "compare", "summarize")

@@ -27,12 +27,12 @@ from citerag.agent import policies
 from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
 from citerag.answer.evidence import Evidence, select_evidence
-from citerag.answer.extractive import Scorer
-from citerag.asyncrun import run_sync
-from citerag.params import Params
+from citerag.core.asyncrun import run_sync
+from citerag.core.params import Params
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.retriever import Hit, Retriever
 from citerag.retrieval.store import IndexStore
+from citerag.text.terms import Scorer
 
 
 @dataclass
@@ -90,7 +90,7 @@ class AgentWorkflow(Workflow):
         self.retriever = Retriever(store, params.retrieve)
         self.idf = dict(store.bm25._bm25.idf)
         self.vocab = set(self.idf)
-        from citerag.index.embed import model_vocabulary
+        from citerag.build.index.embed import model_vocabulary
 
         self.common_words = model_vocabulary(params.embed.model)
         self.graph = _graph(store) if params.agent.graph.expand else None

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys
 from citerag.answer.evidence import Evidence, support_score
 from citerag.answer.extractive import compose
-from citerag.index.bm25 import STOPWORDS, tokenize
-from citerag.params import AnswerParams
+from citerag.core.params import AnswerParams
 from citerag.retrieval.query import PARAM_SET, QueryAnalysis
+from citerag.text.tokenize import STOPWORDS, tokenize
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}")
 

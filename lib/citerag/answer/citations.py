@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from citerag.text.sentences import split_cited
+
 REFUSAL = "not found in provided docs"
 
 REFUSAL_REASONS = (
@@ -24,8 +26,6 @@ REFUSAL_REASONS = (
 
 _GROUP = re.compile(r"\[\s*([cC]\d+(?:\s*[,;]\s*[cC]\d+)*)\s*\]")
 _KEY = re.compile(r"[cC](\d+)")
-# A sentence ends at . ! ? (optionally followed by citation groups) before whitespace/end.
-_SENTENCE = re.compile(r".+?(?:[.!?](?:\s*\[[^\]]*\])*(?=\s|$)|$)", re.S)
 
 
 def key(n: int) -> str:
@@ -48,19 +48,10 @@ def strip_citations(text: str) -> str:
 
 
 def split_sentences(answer: str) -> list[str]:
-    """Sentences with their citations; each non-empty line is split on its own."""
-    out = []
-    for line in answer.split("\n"):
-        line = line.strip()
-        if not line:
-            continue
-        for m in _SENTENCE.finditer(line):
-            s = m.group(0).strip()
-            if s:
-                out.append(s)
-    # A citation group alone (e.g. after a line break) belongs to the sentence before it.
+    """Sentences with their citations (`text.sentences.split_cited`); a citation group alone
+    (e.g. after a line break) belongs to the sentence before it."""
     merged: list[str] = []
-    for s in out:
+    for s in split_cited(answer):
         if merged and not strip_citations(s):
             merged[-1] = f"{merged[-1]} {s}"
         else:

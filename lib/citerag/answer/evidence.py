@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 
 from citerag.answer.citations import key
-from citerag.index.bm25 import tokenize
-from citerag.params import AnswerParams
+from citerag.core.params import AnswerParams
+from citerag.text.tokenize import tokenize
 
 # Digit groups ("7 856") count as one number; anything else is a plain run of digits.
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?: \d{3})+(?!\w)|\d+")

@@ -14,15 +14,15 @@ from dataclasses import dataclass
 
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
-from citerag.index.bm25 import tokenize
-from citerag.params import AnswerParams
+from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
-from citerag.textpatterns import ALGORITHM_TITLE as _ALGO
-from citerag.textpatterns import DOT_LEADER as _DOT_LEADER
-from citerag.textpatterns import STEP_LINE as _STEP
-from citerag.textpatterns import TABLE_CAPTION as _CAPTION
+from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
+from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
+from citerag.text.patterns import STEP_LINE as _STEP
+from citerag.text.patterns import TABLE_CAPTION as _CAPTION
+from citerag.text.sentences import split_prose
+from citerag.text.terms import Scorer
 
-_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"“])")
 _COMPARE_SPLIT = re.compile(r"\s+(?:and|vs\.?|versus|or|with)\s+|,\s*", re.I)
 
 
@@ -77,7 +77,7 @@ def units(ev: Evidence) -> list[Unit]:
                 continue
             if ev.heading and ln in ev.heading.split(" > "):
                 continue  # the chunk's own heading line
-            for s in _SENT.split(ln.lstrip("-• ").strip()):
+            for s in split_prose(ln.lstrip("-• ").strip()):
                 if _is_statement(s):
                     out.append(Unit(s, ev.key, "sentence", len(out)))
     return out
@@ -92,32 +92,6 @@ def _is_statement(s: str) -> bool:
 
 def _has(text: str, term: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(term.lower())}(?![\w-])", text.lower()) is not None
-
-
-class Scorer:
-    """Weighted share of the question's terms a unit contains (identifiers and anchors count 3×,
-    words by their BM25 idf)."""
-
-    def __init__(self, qa: QueryAnalysis, idf: dict[str, float]) -> None:
-        self.weights: dict[str, float] = {}
-        unseen = max(idf.values(), default=1.0)  # a term the corpus never uses is maximally specific
-        for t in tokenize(qa.text):
-            w = max(idf[t], 0.1) if t in idf else unseen
-            self.weights[t] = max(self.weights.get(t, 0.0), w)
-        for ident in qa.identifiers:
-            t = ident.lower()
-            self.weights[t] = self.weights.get(t, 1.0) * 3
-        for a in qa.anchors:
-            self.weights[a] = self.weights.get(a, 1.0) * 3
-        # A named document ("SP 800-227") says where to look, not what the answer says.
-        for mention in qa.doc_mentions:
-            for t in tokenize(mention):
-                self.weights.pop(t, None)
-        self.total = sum(self.weights.values()) or 1.0
-
-    def __call__(self, text: str) -> float:
-        toks = set(tokenize(text))
-        return sum(w for t, w in self.weights.items() if t in toks) / self.total
 
 
 def _cite(u: Unit) -> str:

@@ -14,7 +14,7 @@ import os
 
 from citerag.answer.citations import REFUSAL
 from citerag.answer.evidence import Evidence
-from citerag.params import OpenAIParams
+from citerag.core.params import OpenAIParams
 from citerag.retrieval.query import QueryAnalysis
 
 SYSTEM = (

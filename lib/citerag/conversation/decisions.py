@@ -22,9 +22,9 @@ from dataclasses import asdict, dataclass, field
 
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
-from citerag.answer.extractive import Scorer
-from citerag.index.bm25 import STOPWORDS, tokenize
 from citerag.retrieval.query import PARAM_SET, QueryAnalysis, detect_mode, identifiers
+from citerag.text.terms import Scorer
+from citerag.text.tokenize import STOPWORDS, tokenize
 
 ROUTES = ("DIRECT_ANSWER", "RETRIEVE", "REWRITE_THEN_RETRIEVE", "ASK_CLARIFICATION")
 

@@ -18,12 +18,12 @@ from typing import Any
 from llama_index.core.workflow import Context, HumanResponseEvent
 
 from citerag.agent.workflow import Agent
-from citerag.asyncrun import run_sync
 from citerag.conversation.decisions import Decider
 from citerag.conversation.memory import Pending, ThreadMemory
 from citerag.conversation.workflow import ClarificationRequest, ConversationWorkflow
-from citerag.params import Params
-from citerag.paths import resolve
+from citerag.core.asyncrun import run_sync
+from citerag.core.params import Params
+from citerag.core.paths import resolve
 from citerag.retrieval.store import IndexStore
 
 

@@ -19,7 +19,7 @@ from citerag.answer.citations import strip_citations
 from citerag.answer.evidence import Evidence
 from citerag.answer.llm import StructuredLLM
 from citerag.conversation.decisions import Decider, Grades, Rewrite, RouteDecision, Validation
-from citerag.params import OpenAIParams
+from citerag.core.params import OpenAIParams
 from citerag.retrieval.query import QueryAnalysis
 
 ROUTE_SYSTEM = """You route a user's message in a conversation about NIST post-quantum cryptography standards.

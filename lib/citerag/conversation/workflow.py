@@ -39,8 +39,8 @@ from citerag.answer.citations import REFUSAL
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.conversation.decisions import Decider, is_vague
 from citerag.conversation.memory import ThreadMemory, TurnRecord
-from citerag.index.bm25 import STOPWORDS
-from citerag.params import Params
+from citerag.core.params import Params
+from citerag.text.tokenize import STOPWORDS
 
 
 class ClarificationRequest(InputRequiredEvent):

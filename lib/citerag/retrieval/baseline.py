@@ -14,7 +14,7 @@ from llama_index.core.base.embeddings.base import BaseEmbedding
 from llama_index.core.schema import TextNode
 from pydantic import PrivateAttr
 
-from citerag.index.embed import Embedder
+from citerag.build.index.embed import Embedder
 from citerag.retrieval.store import IndexStore
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citerag.index.bm25 import STOPWORDS, stem
+from citerag.text.tokenize import STOPWORDS, stem
 
 MODES = ("definition", "algorithm", "parameter", "compare", "policy", "procedure", "general")
 

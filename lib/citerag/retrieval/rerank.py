@@ -14,10 +14,10 @@ import itertools
 import re
 from functools import lru_cache
 
-from citerag.chunk import Chunk
-from citerag.params import RerankWeights
+from citerag.build.chunk import Chunk
+from citerag.core.params import RerankWeights
 from citerag.retrieval.query import QueryAnalysis, content_words
-from citerag.textpatterns import DOT_LEADER as _DOT_LEADER
+from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
 
 _GLOSSARY_HEAD = re.compile(r"terms|definitions|glossary|acronyms|abbreviations|symbols", re.I)
 _BOILER_HEAD = re.compile(r"table of contents|^contents$|list of (tables|figures|algorithms)|^references$", re.I)

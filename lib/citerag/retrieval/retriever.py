@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from citerag.params import RetrieveParams
+from citerag.core.params import RetrieveParams
 from citerag.retrieval import rerank
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.store import IndexStore

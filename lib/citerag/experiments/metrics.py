@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import ir_measures
 from ir_measures import RR, R, nDCG
 
-from citerag.evalset import EvalItem, GoldSpan
+from citerag.experiments.evalset import EvalItem, GoldSpan
 
 KS = (1, 3, 5, 8)
 
@@ -214,7 +214,7 @@ def retrieval_target_checks(rows: list[dict], system: str = "hybrid",
 
 def contains_all(answer: str, must: Sequence[str]) -> bool:
     """Every must_contain string in the answer (case, spacing and hyphenation tolerant)."""
-    from citerag.evalset import normalize_for_match
+    from citerag.experiments.evalset import normalize_for_match
 
     text = normalize_for_match(answer)
     return all(normalize_for_match(m) in text for m in must)

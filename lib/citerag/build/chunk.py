@@ -18,15 +18,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
-from citerag.clean import CleanPage
-from citerag.params import ChunkParams
-from citerag.textpatterns import ALGORITHM_TITLE as _ALGO_START
-from citerag.textpatterns import STEP_LINE as _STEP_LINE
-from citerag.textpatterns import TABLE_CAPTION as _TABLE_CAPTION
+from citerag.build.clean import CleanPage
+from citerag.core.params import ChunkParams
+from citerag.text.patterns import ALGORITHM_TITLE as _ALGO_START
+from citerag.text.sentences import split_prose
+from citerag.text.patterns import STEP_LINE as _STEP_LINE
+from citerag.text.patterns import TABLE_CAPTION as _TABLE_CAPTION
 
 _HEADING_MD = re.compile(r"^(#{1,6})\s+(.*)$")
 _NUMBERED = re.compile(r"^(?:(Appendix|Annex)\s+([A-Z])\b|([A-Z]|\d+)((?:\.\d+)*)\.?\s)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"“])")
 _TABLE_SEP = re.compile(r"^\|?\s*:?-{3,}")
 
 
@@ -189,7 +189,7 @@ def _split_long(unit: _Unit, target: int) -> list[list[tuple[str, int]]]:
                 continue
             items.extend((ln, b.page) for ln in lines)
         else:
-            items.extend((s, b.page) for s in _SENTENCE_END.split(b.text))
+            items.extend((s, b.page) for s in split_prose(b.text))
     if unit.kind == "table":
         # Caption first, then the header row; both are repeated in each piece.
         header = sorted(header, key=lambda h: 0 if _TABLE_CAPTION.match(h[0]) else 1)
@@ -212,7 +212,7 @@ def _tail(text: str, budget: int) -> str:
     if budget <= 0:
         return ""
     out: list[str] = []
-    for s in reversed(_SENTENCE_END.split(text)):
+    for s in reversed(split_prose(text)):
         if sum(len(x) + 1 for x in out) + len(s) > budget:
             break
         out.insert(0, s)

@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from citerag.artifacts import write_json_atomic
-from citerag.params import Params, stable_hash
-from citerag.paths import resolve
+from citerag.core.artifacts import write_json_atomic
+from citerag.core.params import Params, stable_hash
+from citerag.core.paths import resolve
 
 SUMMARY = "summary.json"
 RUN_INFO = "run.json"

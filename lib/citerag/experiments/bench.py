@@ -7,8 +7,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from citerag.params import Params
-from citerag.pipeline import build_all
+from citerag.build.pipeline import build_all
+from citerag.core.params import Params
 
 
 def _quiet(_msg: str) -> None:
@@ -63,9 +63,9 @@ def bench_retrieve(params: Params, questions: str = "data/eval/questions.jsonl",
                    out=print) -> list[dict]:
     """Quality and latency of every retriever over the eval set; latency pooled over repeats
     (the first pass warms the model, the index and the caches, and is not counted)."""
-    from citerag.evalset import load_questions
-    from citerag.evaluate import evaluate_retrievers, latency_summary, metrics_table
-    from citerag.paths import resolve
+    from citerag.core.paths import resolve
+    from citerag.experiments.evalset import load_questions
+    from citerag.experiments.metrics import evaluate_retrievers, latency_summary, metrics_table
 
     items = load_questions(resolve(questions))
     evaluate_retrievers(params, items[:5], baseline=True)  # warm-up
@@ -95,9 +95,9 @@ def bench_ablate(params: Params, spec: str = "params/ablations/rrf_k0.yaml", out
     import json
     import statistics
 
-    from citerag.ablate import load_ablation, run_ablation
-    from citerag.notebook_runner import run_notebooks
-    from citerag.paths import resolve
+    from citerag.core.paths import resolve
+    from citerag.experiments.ablate import load_ablation, run_ablation
+    from citerag.experiments.notebooks import run_notebooks
 
     ab = load_ablation(spec)
     tmp = Path(tempfile.mkdtemp(prefix="citerag-bench-ablate-"))

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from citerag.artifacts import write_jsonl
+from citerag.core.artifacts import write_jsonl
 
 
 class BatchInputError(ValueError):

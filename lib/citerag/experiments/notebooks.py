@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from citerag.params import Params
-from citerag.paths import repo_root
-from citerag.runs import start_run
+from citerag.core.params import Params
+from citerag.core.paths import repo_root
+from citerag.experiments.runs import start_run
 
 KERNEL = "citerag"
 

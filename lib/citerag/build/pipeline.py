@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citerag import artifacts as art
-from citerag.chunk import Chunk, chunk_pages
-from citerag.clean import CleanPage, clean_pages
-from citerag.corpus import corpus_files, load_manifest, sha256_file
-from citerag.ingest import PageRecord, ingest_files
-from citerag.params import STAGE_SECTIONS, Params, stage_hash
-from citerag.paths import resolve
+from citerag.core import artifacts as art
+from citerag.build.chunk import Chunk, chunk_pages
+from citerag.build.clean import CleanPage, clean_pages
+from citerag.build.corpus import corpus_files, load_manifest, sha256_file
+from citerag.build.ingest import PageRecord, ingest_files
+from citerag.core.params import STAGE_SECTIONS, Params, stage_hash
+from citerag.core.paths import resolve
 
 
 @dataclass
@@ -38,16 +38,17 @@ class StageResult:
 # Source modules whose code shapes each stage's output: editing them invalidates
 # that stage's artifacts (a params-only key would silently serve stale chunks).
 STAGE_CODE: dict[str, tuple[str, ...]] = {
-    "ingest": ("ingest.py",),
-    "chunk": ("clean.py", "chunk.py", "textpatterns.py"),
-    "index": ("index/embed.py", "index/chroma.py", "index/bm25.py", "pipeline.py"),
+    "ingest": ("build/ingest.py",),
+    "chunk": ("build/clean.py", "build/chunk.py", "text/patterns.py", "text/sentences.py"),
+    "index": ("build/index/embed.py", "build/index/chroma.py", "build/index/bm25.py", "text/tokenize.py",
+              "build/pipeline.py"),
 }
 
 
 def code_fingerprint(stage: str) -> str:
     import hashlib
 
-    pkg = Path(__file__).resolve().parent
+    pkg = Path(__file__).resolve().parents[1]  # the citerag package
     h = hashlib.sha256()
     for rel in STAGE_CODE[stage]:
         h.update(rel.encode())
@@ -180,8 +181,8 @@ def index_text(chunk: Chunk, titles: dict[str, str], prefix_headings: bool) -> s
 
 def run_index(params: Params, chunk: StageResult, log=print, progress: bool = True) -> StageResult:
     """Embed chunks (through the cache), write Chroma, and store BM25 tokens."""
-    from citerag.index import bm25, chroma
-    from citerag.index.embed import Embedder
+    from citerag.build.index import bm25, chroma
+    from citerag.build.index.embed import Embedder
 
     t0 = time.perf_counter()
     digest, folder, hit = _begin(params, "index", {"chunk": chunk.digest}, t0)
@@ -197,7 +198,7 @@ def run_index(params: Params, chunk: StageResult, log=print, progress: bool = Tr
     t_chroma = time.perf_counter()
     chroma.write_collection(folder / "chroma", params.index.collection, chunks, vectors, params.embed)
     t_bm25 = time.perf_counter()
-    tokens = [bm25.tokenize(t, params.index.bm25_stem) for t in texts]
+    tokens = [tokenize(t, params.index.bm25_stem) for t in texts]
     art.write_jsonl(folder / "bm25_tokens.jsonl",
                     [{"chunk_id": c.chunk_id, "tokens": t} for c, t in zip(chunks, tokens)])
     t_done = time.perf_counter()

@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from citerag.ingest import PageRecord
-from citerag.params import CleanParams
+from citerag.build.ingest import PageRecord
+from citerag.core.params import CleanParams
 
 # Characters NFKC leaves alone but that break token matching ("ML‑KEM", "−1").
 _CHAR_MAP = str.maketrans(

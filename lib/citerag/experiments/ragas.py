@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from citerag.answer.citations import strip_citations
-from citerag.asyncrun import run_sync
-from citerag.evalset import EvalItem
-from citerag.params import Params
+from citerag.core.asyncrun import run_sync
+from citerag.core.params import Params
+from citerag.experiments.evalset import EvalItem
 
 os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
 

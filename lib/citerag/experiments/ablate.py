@@ -30,10 +30,10 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from citerag.artifacts import write_json_atomic
-from citerag.params import Params, ParamsError, load_params
-from citerag.paths import repo_root, resolve
-from citerag.runs import SUMMARY
+from citerag.core.artifacts import write_json_atomic
+from citerag.core.params import Params, ParamsError, load_params
+from citerag.core.paths import repo_root, resolve
+from citerag.experiments.runs import SUMMARY
 
 STATUS = "status.json"
 SPEC = "ablation.yaml"
@@ -145,7 +145,7 @@ def _one_line(exc: BaseException) -> str:
 
 def run_variant(ab: Ablation, v: Variant, folder: Path, extra: dict[str, Any]) -> tuple[bool, float, str | None]:
     """Execute the spec's notebooks for one variant; returns (ok, seconds, error)."""
-    from citerag.notebook_runner import run_notebooks
+    from citerag.experiments.notebooks import run_notebooks
 
     overrides = {**v.overrides, **extra}
     params = ab.base.with_overrides(overrides)
@@ -215,7 +215,7 @@ def run_ablation(path: str | Path, jobs: int = 1, force: bool = False, extra: di
 
 
 def _prebuild(ab: Ablation, variants: list[Variant], extra: dict[str, Any], log) -> None:
-    from citerag.pipeline import build_all
+    from citerag.build.pipeline import build_all
 
     for v in variants:
         try:
@@ -226,8 +226,8 @@ def _prebuild(ab: Ablation, variants: list[Variant], extra: dict[str, Any], log)
 
 def render_report(ablation_dir: Path) -> dict[str, Path]:
     """Execute 07_compare_runs over the folder → report.ipynb, report.html (no code), report.md."""
-    from citerag.notebook_runner import execute
-    from citerag.report import export_html
+    from citerag.experiments.notebooks import execute
+    from citerag.experiments.report import export_html
 
     nb = execute(repo_root() / "notebooks" / REPORT_NOTEBOOK, ablation_dir / "report.ipynb",
                  {"ablation_dir": str(ablation_dir), "write_files": True})

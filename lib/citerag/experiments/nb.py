@@ -11,8 +11,8 @@ from typing import Any
 
 import pandas as pd
 
-from citerag.params import Params, load_params
-from citerag.paths import resolve
+from citerag.core.params import Params, load_params
+from citerag.core.paths import resolve
 
 
 def setup(params_path: str, overrides: dict[str, Any] | None = None) -> Params:

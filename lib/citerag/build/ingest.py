@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pymupdf
 
-from citerag.params import IngestParams
+from citerag.core.params import IngestParams
 
 # pymupdf prints recoverable-syntax warnings to stderr by default; we report instead.
 pymupdf.TOOLS.mupdf_display_errors(False)

@@ -17,9 +17,9 @@ from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 from chromadb.config import Settings
 from chromadb.utils.embedding_functions import register_embedding_function
 
-from citerag.chunk import Chunk
-from citerag.index.embed import Embedder
-from citerag.params import EmbedParams
+from citerag.build.chunk import Chunk
+from citerag.build.index.embed import Embedder
+from citerag.core.params import EmbedParams
 
 
 @register_embedding_function

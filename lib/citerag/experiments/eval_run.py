@@ -14,9 +14,11 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citerag.artifacts import write_jsonl
-from citerag.evalset import load_conversations, load_questions
-from citerag.evaluate import (
+from citerag.core.artifacts import write_jsonl
+from citerag.core.params import Params
+from citerag.core.paths import resolve
+from citerag.experiments.evalset import load_conversations, load_questions
+from citerag.experiments.metrics import (
     answer_metrics,
     answer_rows,
     conversation_metrics,
@@ -25,10 +27,8 @@ from citerag.evaluate import (
     per_question,
     run_conversations,
 )
-from citerag.params import Params
-from citerag.paths import resolve
-from citerag.ragas_metrics import RagasResult, evaluate_ragas
-from citerag.runs import record_summary
+from citerag.experiments.ragas import RagasResult, evaluate_ragas
+from citerag.experiments.runs import record_summary
 
 PER_QUESTION = "per_question.jsonl"
 
@@ -68,8 +68,8 @@ class EvalReport:
 
 def evaluate_params(params: Params, conversations: bool = True, log=print) -> EvalReport:
     from citerag.agent.workflow import Agent
+    from citerag.build.pipeline import build_all
     from citerag.conversation.engine import ChatEngine
-    from citerag.pipeline import build_all
     from citerag.retrieval.store import load_store
 
     t: dict[str, float] = {}

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from citerag.runs import SUMMARY
+from citerag.experiments.runs import SUMMARY
 
 # (summary key, column label); the order is the report's column order
 REPORT_METRICS: list[tuple[str, str]] = [

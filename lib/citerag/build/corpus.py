@@ -18,8 +18,8 @@ from pathlib import Path
 
 import yaml
 
-from citerag.params import Params
-from citerag.paths import resolve
+from citerag.core.params import Params
+from citerag.core.paths import resolve
 
 
 class CorpusError(RuntimeError):

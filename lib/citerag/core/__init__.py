@@ -1,0 +1,1 @@
+"""Shared foundations: params, paths, artifacts, batch input contracts, offline switches."""

@@ -1,0 +1,1 @@
+"""Experiments: eval sets, metrics, ragas, ablations, benchmarks, reports, runs and notebook helpers."""

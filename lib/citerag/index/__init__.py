@@ -1,1 +1,0 @@
-"""Indexes over chunks: dense (Chroma + cached embeddings) and sparse (BM25)."""

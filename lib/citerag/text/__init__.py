@@ -1,0 +1,1 @@
+"""Text tools shared by build, retrieval and answer: tokenizing, sentences, patterns, term weights."""

@@ -1,0 +1,35 @@
+"""Sentence splitting, defined once: prose in documents, and answers that carry citations.
+
+Chunk overlap, evidence units and the answer verifier all cut text into
+sentences; they must agree on where a sentence ends, or a unit the answerer
+restates would not be the sentence the verifier checks.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A boundary in document prose: . ! ? then space before a capital, bracket or quote.
+_PROSE_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"“])")
+# A sentence of an answer ends at . ! ? (optionally followed by citation groups) before space/end.
+_CITED_SENTENCE = re.compile(r".+?(?:[.!?](?:\s*\[[^\]]*\])*(?=\s|$)|$)", re.S)
+
+
+def split_prose(text: str) -> list[str]:
+    """Sentences of document text (no empty pieces)."""
+    return [s for s in _PROSE_BOUNDARY.split(text) if s]
+
+
+def split_cited(answer: str) -> list[str]:
+    """Sentences of an answer, each with its trailing citations; every non-empty line is split
+    on its own (numbered steps and bullets count as sentences)."""
+    out = []
+    for line in answer.split("\n"):
+        line = line.strip()
+        if not line:
+            continue
+        for m in _CITED_SENTENCE.finditer(line):
+            s = m.group(0).strip()
+            if s:
+                out.append(s)
+    return out

@@ -1,0 +1,43 @@
+"""Term weights: how much of a question a piece of text holds.
+
+One scorer serves the agent's hit assessment, the graph traversal, the
+extractive answerer and the conversation grader, so "relevant" means the same
+thing at every step: the share of the question's terms a text contains,
+each term weighted by its corpus idf (rare terms weigh most), identifiers and
+anchors counting triple, and a named document's own words not counting.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from citerag.text.tokenize import tokenize
+
+if TYPE_CHECKING:
+    from citerag.retrieval.query import QueryAnalysis
+
+
+class Scorer:
+    """Weighted share of the question's terms a unit contains (identifiers and anchors count 3×,
+    words by their BM25 idf)."""
+
+    def __init__(self, qa: QueryAnalysis, idf: dict[str, float]) -> None:
+        self.weights: dict[str, float] = {}
+        unseen = max(idf.values(), default=1.0)  # a term the corpus never uses is maximally specific
+        for t in tokenize(qa.text):
+            w = max(idf[t], 0.1) if t in idf else unseen
+            self.weights[t] = max(self.weights.get(t, 0.0), w)
+        for ident in qa.identifiers:
+            t = ident.lower()
+            self.weights[t] = self.weights.get(t, 1.0) * 3
+        for a in qa.anchors:
+            self.weights[a] = self.weights.get(a, 1.0) * 3
+        # A named document ("SP 800-227") says where to look, not what the answer says.
+        for mention in qa.doc_mentions:
+            for t in tokenize(mention):
+                self.weights.pop(t, None)
+        self.total = sum(self.weights.values()) or 1.0
+
+    def __call__(self, text: str) -> float:
+        toks = set(tokenize(text))
+        return sum(w for t, w in self.weights.items() if t in toks) / self.total
