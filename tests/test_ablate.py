@@ -94,7 +94,7 @@ def test_sweep_reuses_stages_records_failures_resumes_and_reports(built, tmp_pat
     spec = _spec(tmp_path, "description: two k0 values and a broken question file\n"
                            "base: params/default.yaml\nnotebooks: [06_eval]\n"
                            "grid:\n  retrieve.rrf_k0: [30, 60]\n"
-                           "  eval.questions: [data/eval/questions.jsonl, data/eval/missing.jsonl]\n"
+                           "  eval.questions: [data/nist-pqc/eval/questions.jsonl, data/nist-pqc/eval/missing.jsonl]\n"
                            "x: retrieve.rrf_k0\n")
     out = tmp_path / "ablation"
     cmd = [sys.executable, "-m", "citerag", "ablate", str(spec), "--out", str(out), "--jobs", "2"]

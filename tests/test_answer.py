@@ -78,7 +78,7 @@ def test_eval_set_refusals_on_real_index(built, corpus_params):
     store = load_store(corpus_params)
     r = Retriever(store, corpus_params.retrieve)
     idf = dict(store.bm25._bm25.idf)
-    items = load_questions(repo_root() / "data" / "eval" / "questions.jsonl")
+    items = load_questions(repo_root() / "data" / "nist-pqc" / "eval" / "questions.jsonl")
     refused_answerable = 0
     for it in items:
         res = r.search(it.question)

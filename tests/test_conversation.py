@@ -20,7 +20,7 @@ from citerag.experiments.metrics import (
 
 pytestmark = pytest.mark.corpus
 ROOT = repo_root()
-EVAL = ROOT / "data" / "eval"
+EVAL = ROOT / "data" / "nist-pqc" / "eval"
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ def _setup(tmp_path: Path, content: bytes, url: str = "http://127.0.0.1:9/x.pdf"
 def test_manifest_errors_name_file_and_field(tmp_path: Path):
     m = tmp_path / "m.yaml"
     m.write_text("documents:\n  - doc_id: A\n    file: a.pdf\n")
-    with pytest.raises(CorpusError, match=r"documents\[0\]: missing field\(s\) title, url, sha256, pages"):
+    with pytest.raises(CorpusError, match=r"documents\[0\]: missing field\(s\) title, sha256, pages"):
         load_manifest(m)
     m.write_text("documents:\n  - {doc_id: A, title: t, file: a.pdf, url: u, pages: 1, sha256: zz}\n")
     with pytest.raises(CorpusError, match=r"documents\[0\].sha256"):
@@ -31,7 +31,7 @@ def test_manifest_errors_name_file_and_field(tmp_path: Path):
 
 
 def test_repo_manifest_lists_six_documents():
-    m = load_manifest("data/corpus.yaml")
+    m = load_manifest("data/nist-pqc/corpus.yaml")
     assert [d.pages for d in m.documents] == [56, 65, 61, 34, 29, 64]
 
 

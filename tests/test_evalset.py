@@ -14,7 +14,7 @@ from citerag.experiments.evalset import (
     verify_questions,
 )
 
-EVAL = repo_root() / "data" / "eval"
+EVAL = repo_root() / "data" / "nist-pqc" / "eval"
 
 
 def test_matching_tolerates_breaks_hyphenation_and_digit_groups():
@@ -64,3 +64,29 @@ def test_verifier_catches_a_wrong_label(corpus_params):
     items[1].gold[0] = items[1].gold[0].model_copy(update={"start_page": 3, "end_page": 3})
     problems = verify_questions(items, raw_pages(texts), texts)
     assert len(problems) == 2
+
+
+TM = repo_root() / "data" / "tech-manuals"
+
+
+def test_tech_manuals_set_shape():
+    items = load_questions(TM / "eval" / "questions.jsonl")
+    types = Counter(i.type for i in items)
+    assert len(items) >= 40 and types["unanswerable"] >= 6 and types["overview"] >= 3
+    assert {"definition", "parameter", "procedure", "compare", "policy"} <= set(types)
+    assert {g.doc_id for i in items for g in i.gold} == {"auto-multiple-choice.en", "gri", "reportlab-userguide"}
+    assert len(load_conversations(TM / "eval" / "conversations.jsonl")) >= 3
+
+
+@pytest.mark.corpus
+def test_tech_manuals_labels_hold_on_the_pdfs():
+    """The second corpus is read in place from ../shared (never copied into the repo)."""
+    from citerag.build.corpus import load_manifest
+
+    folder = repo_root().parent / "shared" / "corpus" / "tech-manuals"
+    if not folder.is_dir():
+        pytest.fail(f"{folder}: the tech-manuals corpus is expected beside the repository")
+    texts = raw_texts(folder, {d.file: d.doc_id for d in load_manifest(TM / "corpus.yaml").documents})
+    pages = raw_pages(texts)
+    assert verify_questions(load_questions(TM / "eval" / "questions.jsonl"), pages, texts) == []
+    assert verify_conversations(load_conversations(TM / "eval" / "conversations.jsonl"), pages) == []

@@ -99,7 +99,7 @@ def _judge(corpus_params, base_url, **overrides):
                                       "answer.max_chunks": 2, "answer.openai.base_url": base_url,
                                       "answer.openai.max_tokens": 128, **overrides})
     store = load_store(p)
-    items = load_questions(repo_root() / "data" / "eval" / "questions.jsonl")[:2]
+    items = load_questions(repo_root() / "data" / "nist-pqc" / "eval" / "questions.jsonl")[:2]
     agent = Agent(store, p)
     rows = answer_rows([agent.run(it.question) for it in items], items)
     return evaluate_ragas(rows, items, store, p), items

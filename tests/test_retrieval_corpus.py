@@ -49,7 +49,7 @@ def test_mode_hint_changes_behaviour(retriever):
 
 
 def test_hybrid_beats_single_retrievers_and_llamaindex(built, corpus_params):
-    items = load_questions(ROOT / "data" / "eval" / "questions.jsonl")
+    items = load_questions(ROOT / "data" / "nist-pqc" / "eval" / "questions.jsonl")
     rows = {r["retriever"]: r for r in metrics_table(evaluate_retrievers(corpus_params, items), items)}
     hybrid = rows["hybrid"]
     for other in ("dense", "bm25", "llamaindex_vector"):

@@ -4,9 +4,12 @@ import math
 
 import pytest
 from citerag.build.chunk import Chunk
+from citerag.build.knowledge import CorpusKnowledge, mine_acronyms, mine_mentions
+from citerag.build.profile import load_profile
+from citerag.core.paths import repo_root
 from citerag.experiments.evalset import EvalItem, GoldSpan
 from citerag.experiments.metrics import RankedHit, miss_cause, retrieval_metrics, span_ids
-from citerag.retrieval.query import analyse, definition_subject, detect_mode, mine_acronyms
+from citerag.retrieval.query import analyse, definition_subject, detect_mode
 from citerag.retrieval.retriever import Filters, rrf
 
 
@@ -17,20 +20,31 @@ def test_rrf_known_values():
     assert s["c"] == pytest.approx(0.5 / 62)
 
 
+def _nist_knowledge() -> CorpusKnowledge:
+    """The reference corpus's profile (data, not code) and its mined document mentions."""
+    titles = {"NIST.FIPS.203": "ML-KEM standard", "NIST.IR.8547.ipd": "Transition", "NIST.SP.800-227": "KEMs"}
+    profile = load_profile(repo_root() / "data" / "nist-pqc" / "corpus.yaml")
+    return CorpusKnowledge(titles, mentions=mine_mentions(titles, {}), profile=profile)
+
+
 def test_query_analysis():
-    qa = analyse("What are the steps of ML-KEM.KeyGen (Algorithm 19) with SHAKE128?")
+    know = _nist_knowledge()
+    qa = analyse("What are the steps of ML-KEM.KeyGen (Algorithm 19) with SHAKE128?", know)
     assert qa.mode == "algorithm"
     assert {"ML-KEM.KeyGen", "SHAKE128"} <= set(qa.identifiers)
     assert qa.anchors == ("algorithm 19",)
     assert any("ML-KEM key generation" in v for v in qa.variants)
     assert "Algorithm 19" in qa.variants
-    back = analyse("ML-KEM key generation steps")
+    back = analyse("ML-KEM key generation steps", know)
+    assert not any("key generation" in v for v in analyse("ML-KEM.KeyGen steps").variants)  # no profile, no alias
     assert any("ML-KEM.KeyGen" in v for v in back.variants)
     assert detect_mode("What is the signature size of ML-DSA-65?") == "parameter"
     assert detect_mode("Compare BIKE and HQC") == "compare"
     assert definition_subject("What does the acronym XOF stand for in FIPS 203?") == "XOF"
     assert definition_subject("What is a decapsulation key in a KEM?") == "decapsulation key"
-    assert analyse("IR 8547 and SP 800-227").doc_mentions == ("ir 8547", "sp 800-227")
+    named = analyse("IR 8547 and SP 800-227", know)
+    assert named.doc_mentions == ("IR 8547", "SP 800-227")
+    assert named.docs == ("NIST.IR.8547.ipd", "NIST.SP.800-227")
     with pytest.raises(ValueError, match="mode_hint"):
         analyse("x", mode_hint="poetry")
 
@@ -39,12 +53,12 @@ def test_acronyms_mined_from_glossary_rows_and_text():
     def ch(text):
         return Chunk("D::p1::c0", "D", 1, 1, 0, [], ["table"], text, len(text))
 
-    g = mine_acronyms([ch("XOF | eXtendable-Output Function\nRBG | Recommendation for random bit generator"),
-                       ch("a Key-Encapsulation Mechanism (KEM) is used")])
+    g = mine_acronyms([ch("XOF | eXtendable-Output Function\nRBG | Recommendation for random bit generator").text,
+                       ch("a Key-Encapsulation Mechanism (KEM) is used").text])
     assert g["XOF"] == "eXtendable-Output Function"
     assert g["KEM"] == "Key-Encapsulation Mechanism"
     assert "RBG" not in g  # the expansion does not spell it
-    qa = analyse("What does XOF mean?", glossary=g)
+    qa = analyse("What does XOF mean?", CorpusKnowledge({"D": "D"}, acronyms=g))
     assert "What does eXtendable-Output Function mean?" in qa.variants
 
 

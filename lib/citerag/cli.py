@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -36,6 +37,23 @@ def _params(args: argparse.Namespace):
     return path, params
 
 
+def cmd_corpus_init(args: argparse.Namespace) -> int:
+    from citerag.build.corpus import init_corpus
+    from citerag.core.paths import repo_root
+
+    res = init_corpus(args.dir, args.name, args.params_out)
+    rel = {k: os.path.relpath(v, repo_root()) for k, v in
+           {"manifest": res.manifest, "profile": res.profile, "params": res.params}.items()}
+    print(f"corpus {args.name}: {res.documents} document(s) → {rel['manifest']}")
+    for s in res.skipped:
+        print(f"  skipped {s['file']}: {s['reason']}")
+    print(f"  profile: {rel['profile']}" + (" (written; edit it to add aliases, names, examples)" if res.profile_created
+                                           else " (kept: it exists)"))
+    print(f"  params:  {rel['params']}")
+    print(f"next: citerag index --params {rel['params']}   (or: make run PARAMS={rel['params']})")
+    return 0
+
+
 def cmd_corpus_fetch(args: argparse.Namespace) -> int:
     from citerag.build.corpus import fetch_corpus
 
@@ -50,10 +68,10 @@ def cmd_index(args: argparse.Namespace) -> int:
 
     _, params = _params(args)
     fetch_corpus(params, log=lambda _m: None)
-    results = build_all(params, progress=not args.quiet)
+    results = build_all(params, log=lambda m: print(m, file=sys.stderr), progress=not args.quiet)
     for name, r in results.items():
         state = "reused" if r.reused else "built"
-        print(f"{name:7s} {state:6s} {r.digest}  {r.seconds:7.2f}s  {json.dumps(r.counts)}  {r.dir}")
+        print(f"{name:9s} {state:6s} {r.digest}  {r.seconds:7.2f}s  {json.dumps(r.counts)}  {r.dir}")
     return 0
 
 
@@ -83,7 +101,7 @@ def cmd_retrieve(args: argparse.Namespace) -> int:
 
     records = read_jsonl_records(args.questions, {"qid": object, "question": str})
     _, params = _params(args)
-    store = load_store(params)
+    store = load_store(params, args.params)
     retriever = Retriever(store, params.retrieve)
 
     def rows():
@@ -111,7 +129,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         raise UsageError("ask: --questions needs --out")
     records = read_jsonl_records(args.questions, {"qid": object, "question": str}) if args.questions else None
     _, params = _params(args)
-    agent = Agent(load_store(params), params)
+    agent = Agent(load_store(params, args.params), params)
     trace_dir = resolve(params.agent.trace_dir) / _time.strftime("%Y%m%d-%H%M%S")
     if records is None:
         result = agent.run(args.question)
@@ -161,7 +179,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     if args.mode:
         args.set = [*(args.set or []), f"agent.conversational={str(args.mode == 'conversational').lower()}"]
     _, params = _params(args)
-    engine = ChatEngine(load_store(params), params)
+    engine = ChatEngine(load_store(params, args.params), params)
     stamp = _time.strftime("%Y%m%d-%H%M%S")
     trace_dir = resolve(params.agent.trace_dir) / f"chat-{stamp}"
     if records is None:
@@ -232,13 +250,15 @@ def cmd_ablate(args: argparse.Namespace) -> int:
     from citerag.build.corpus import fetch_corpus
     from citerag.core.params import load_params
     from citerag.core.paths import resolve
-    from citerag.experiments.ablate import run_ablation
+    from citerag.experiments.ablate import load_ablation, run_ablation
 
     if args.jobs < 1:
         raise UsageError("ablate: --jobs must be at least 1")
-    fetch_corpus(load_params(resolve(DEFAULT_PARAMS)), log=lambda _m: None)
+    base = args.params
+    fetch_corpus(load_params(resolve(base or load_ablation(args.spec).spec.base)), log=lambda _m: None)
     out = Path(args.out).resolve() if args.out else None
-    res = run_ablation(args.spec, jobs=args.jobs, force=args.force, report=not args.no_report, out_root=out)
+    res = run_ablation(args.spec, jobs=args.jobs, force=args.force, report=not args.no_report, out_root=out,
+                       base=base)
     print(f"ablate: {len(res.ran)} ran, {len(res.skipped)} already done, {len(res.failed)} failed → {res.out}")
     for name, secs in res.seconds.items():
         state = "FAILED " + res.failed[name] if name in res.failed else "ok"
@@ -273,6 +293,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     corpus = sub.add_parser("corpus", help="corpus management")
     csub = corpus.add_subparsers(dest="corpus_command", required=True)
+    p = csub.add_parser("init", help="scan a folder of PDFs: write data/NAME/ (manifest, profile) and a params file")
+    p.add_argument("dir", help="folder holding the PDFs")
+    p.add_argument("--name", required=True, help="corpus name (folder under data/, outputs/)")
+    p.add_argument("--params-out", help="params file to write (default: params/NAME.yaml)")
+    p.set_defaults(func=cmd_corpus_init)
     with_params(csub.add_parser("fetch", help="copy from the mirror or download, verify sha256"))\
         .set_defaults(func=cmd_corpus_fetch)
 
@@ -310,6 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="re-run variants that already completed")
     p.add_argument("--no-report", action="store_true", help="skip 07_compare_runs")
     p.add_argument("--out", help="ablation folder (default: <paths.ablations>/<spec name>)")
+    p.add_argument("--params", help="base params file (default: the spec's `base`), e.g. another corpus's")
     p.set_defaults(func=cmd_ablate)
 
     p = with_params(sub.add_parser("bench", help="benchmarks that print measured figures"))
@@ -322,12 +348,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     from citerag.build.corpus import CorpusError
     from citerag.build.index.embed import EmbedError
+    from citerag.build.pipeline import NotBuiltError
+    from citerag.build.profile import ProfileError
     from citerag.core.batch import BatchInputError
+    from citerag.experiments.evalset import EvalSetError
 
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (ParamsError, CorpusError, EmbedError, UsageError, BatchInputError) as exc:
+    except (ParamsError, CorpusError, EmbedError, UsageError, BatchInputError, NotBuiltError, ProfileError,
+            EvalSetError) as exc:
         msg = str(exc).replace("\n", "; ")
         print(f"citerag: error: {msg}", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from citerag.core.params import AgentParams
 from citerag.retrieval.query import QueryAnalysis, identifiers
+from citerag.text.patterns import QUALIFIED_NAME
 
 ROUTES = ("retrieve", "resolve_definition", "compare", "summarize")
 
@@ -87,7 +88,11 @@ def budget_exhausted(c: Counters, p: AgentParams, tool_calls_needed: int = 1) ->
     return None
 
 
-_OP = re.compile(r"\b(?:ML-KEM|ML-DSA|SLH-DSA|K-PKE|HashML-DSA)\.[A-Za-z_]+\b")
+def members(text: str, vocab: set[str] | None) -> list[str]:
+    """Qualified names the question asks about (`Name.Member`) that the corpus itself uses:
+    evidence lacking one is incomplete, and refining can look for it."""
+    found = [m.group(0) for m in QUALIFIED_NAME.finditer(text)]
+    return [m for m in dict.fromkeys(found) if vocab is None or m.lower() in vocab]
 
 
 @dataclass
@@ -103,7 +108,7 @@ class Assessment:
 
 
 def assess(qa: QueryAnalysis, rt: Route, texts: list[tuple[str, str]], hit_scores: list[float],
-           p: AgentParams) -> Assessment:
+           p: AgentParams, vocab: set[str] | None = None) -> Assessment:
     """Hit count, anchor/operation presence and (compare) diversity over the evidence.
 
     `texts` are (doc_id, text) of the evidence; `hit_scores` the question-term share per hit."""
@@ -117,7 +122,7 @@ def assess(qa: QueryAnalysis, rt: Route, texts: list[tuple[str, str]], hit_score
             else re.search(rf"(?i)\b{re.escape(a)}\b", joined)
         if not defined:
             missing.append(a)
-    for op in _OP.findall(qa.text):
+    for op in members(qa.text, vocab):
         if op.lower() not in low:
             missing.append(op)
     docs = sorted({d for d, _ in texts})
@@ -134,12 +139,12 @@ def assess(qa: QueryAnalysis, rt: Route, texts: list[tuple[str, str]], hit_score
     return Assessment(relevant, missing, docs, covered, reason)
 
 
-def refine(qa: QueryAnalysis, rt: Route, a: Assessment) -> list[tuple[str, str | None]]:
+def refine(qa: QueryAnalysis, rt: Route, a: Assessment, vocab: set[str] | None = None) -> list[tuple[str, str | None]]:
     """Next queries (query, mode_hint) for a refinement reason — deterministic."""
     if a.reason == "anchor_missing":
         target = a.missing_anchors[0]
         words = target.title() if " " in target else target
-        ops = [op for op in _OP.findall(qa.text)]
+        ops = members(qa.text, vocab)
         mode = "algorithm" if target.startswith("algorithm") or ops else None
         return [(" ".join([words, *ops]).strip(), mode)]
     if a.reason == "compare_doc_diversity_missing":

@@ -98,7 +98,7 @@ class AgentWorkflow(Workflow):
         if params.answer.backend == "openai":
             from citerag.answer.llm import OpenAIDrafter
 
-            self.llm = OpenAIDrafter(params.answer.openai)
+            self.llm = OpenAIDrafter(params.answer.openai, store.knowledge.profile.domain_phrase)
 
     # -- nodes ----------------------------------------------------------------------------
 
@@ -144,13 +144,13 @@ class AgentWorkflow(Workflow):
         st, p = await ctx.store.get("st"), self.params.agent
         score = Scorer(st.qa, self.idf)
         texts = [(h.doc_id, self.store.by_id[h.chunk_id].text) for h in st.hits]
-        a = policies.assess(st.qa, st.route, texts, [score(t) for _, t in texts], p)
+        a = policies.assess(st.qa, st.route, texts, [score(t) for _, t in texts], p, self.vocab)
         st.assessment = a
         if a.reason is None:
             st.stop_reason = "evidence_sufficient"
             st.event("assess_evidence", **a.to_dict(), decision="answer")
             return self._decided(st, "answer")
-        needed = len(policies.refine(st.qa, st.route, a))
+        needed = len(policies.refine(st.qa, st.route, a, self.vocab))
         exhausted = policies.budget_exhausted(st.counters, p, needed)
         if exhausted is None:
             st.event("assess_evidence", **a.to_dict(), decision="refine")
@@ -166,7 +166,7 @@ class AgentWorkflow(Workflow):
     @step
     async def refine_query(self, ctx: Context, ev: RefineEvent) -> RetrieveEvent:
         st = await ctx.store.get("st")
-        queries = policies.refine(st.qa, st.route, st.assessment)
+        queries = policies.refine(st.qa, st.route, st.assessment, self.vocab)
         st.event("refine_query", reason=ev.reason, queries=[q for q, _ in queries])
         return RetrieveEvent(queries=queries)
 
@@ -290,8 +290,8 @@ class Agent:
         self.params = params
 
     def new_state(self, question: str, mode_hint: str | None = None, gather_only: bool = False) -> AgentState:
-        glossary = self.flow.store.glossary if self.params.retrieve.variants else None
-        qa = analyse(question, glossary, mode_hint, self.params.retrieve.max_variants)
+        qa = analyse(question, self.flow.store.knowledge, mode_hint, self.params.retrieve.max_variants,
+                     acronyms=self.params.retrieve.variants)
         return AgentState(question, qa, gather_only=gather_only)
 
     async def agather(self, question: str, mode_hint: str | None = None) -> AgentState:

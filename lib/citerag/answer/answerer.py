@@ -15,7 +15,8 @@ from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, pa
 from citerag.answer.evidence import Evidence, support_score
 from citerag.answer.extractive import compose
 from citerag.core.params import AnswerParams
-from citerag.retrieval.query import PARAM_SET, QueryAnalysis
+from citerag.retrieval.query import QueryAnalysis
+from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.tokenize import STOPWORDS, tokenize
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}")
@@ -40,13 +41,14 @@ def refusal(question: str, reason: str, backend: str, notes: list[str] | None = 
 def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:
     """Salient question terms that occur nowhere in the corpus: names and acronyms (≥ 3 chars),
     longer lowercase words (≥ 5) that are not ordinary English (`common_words`, e.g. the
-    embedding model's whole-word vocabulary), and parameter-set identifiers such as `ML-KEM-2048`."""
+    embedding model's whole-word vocabulary), and `NAME-<number>` identifiers such as `ML-KEM-2048`
+    that the corpus never writes, though it may write NAME."""
     out = []
     for w in _WORD.findall(question):
         low = w.lower()
         if low in STOPWORDS or len(w) < 3:
             continue
-        if PARAM_SET.match(w) and low not in vocab:
+        if NUMBERED_VARIANT.fullmatch(w) and low not in vocab:
             out.append(w)
             continue
         salient = not w.islower() or (len(w) >= 5 and low not in common_words)

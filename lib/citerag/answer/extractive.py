@@ -20,6 +20,7 @@ from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
 from citerag.text.patterns import STEP_LINE as _STEP
 from citerag.text.patterns import TABLE_CAPTION as _CAPTION
+from citerag.text.patterns import has_pseudocode
 from citerag.text.sentences import split_prose
 from citerag.text.terms import Scorer
 
@@ -53,7 +54,7 @@ def units(ev: Evidence) -> list[Unit]:
                 algo = f"Algorithm {m.group(1)}{m.group(2)}".strip()
                 out.append(Unit(algo, ev.key, "title", len(out), algo))
                 continue
-            if _STEP.match(ln):
+            if _STEP.match(ln) and (algo or has_pseudocode(ln)):
                 out.append(Unit(ln, ev.key, "step", len(out), algo))
                 continue
             if " | " in ln:

@@ -17,12 +17,15 @@ from citerag.answer.evidence import Evidence
 from citerag.core.params import OpenAIParams
 from citerag.retrieval.query import QueryAnalysis
 
-SYSTEM = (
-    "You answer questions about NIST post-quantum cryptography standards using ONLY the numbered "
-    "evidence. Write 1-4 short sentences. End EVERY sentence with the citation key(s) of the evidence "
-    "that states it, like [c1] or [c1][c2]. Copy numbers exactly. If the evidence does not contain the "
-    f"answer, reply exactly: {REFUSAL}"
-)
+
+def system_prompt(domain: str) -> str:
+    """The drafting instructions; `domain` comes from the corpus profile."""
+    return (
+        f"You answer questions about {domain} using ONLY the numbered "
+        "evidence. Write 1-4 short sentences. End EVERY sentence with the citation key(s) of the evidence "
+        "that states it, like [c1] or [c1][c2]. Copy numbers exactly. If the evidence does not contain the "
+        f"answer, reply exactly: {REFUSAL}"
+    )
 
 
 def make_client(params: OpenAIParams):
@@ -78,8 +81,9 @@ class StructuredLLM:
 class OpenAIDrafter:
     """Drafts cited answers through the `openai` client."""
 
-    def __init__(self, params: OpenAIParams, per_chunk_chars: int = 900, max_chunks: int = 4) -> None:
+    def __init__(self, params: OpenAIParams, domain: str, per_chunk_chars: int = 900, max_chunks: int = 4) -> None:
         self.params = params
+        self.system = system_prompt(domain)
         self.per_chunk_chars, self.max_chunks = per_chunk_chars, max_chunks
         self.client = make_client(params)
 
@@ -95,7 +99,7 @@ class OpenAIDrafter:
         try:
             resp = self.client.chat.completions.create(
                 model=self.params.model, temperature=0, max_tokens=self.params.max_tokens,
-                messages=[{"role": "system", "content": SYSTEM},
+                messages=[{"role": "system", "content": self.system},
                           {"role": "user", "content": self.prompt(qa, evidence)}],
             )
         except (APIConnectionError, APITimeoutError) as exc:

@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass, field
 from citerag.build.clean import CleanPage
 from citerag.core.params import ChunkParams
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO_START
-from citerag.text.sentences import split_prose
-from citerag.text.patterns import STEP_LINE as _STEP_LINE
 from citerag.text.patterns import TABLE_CAPTION as _TABLE_CAPTION
+from citerag.text.patterns import is_step_block
+from citerag.text.sentences import split_prose
 
 _HEADING_MD = re.compile(r"^(#{1,6})\s+(.*)$")
 _NUMBERED = re.compile(r"^(?:(Appendix|Annex)\s+([A-Z])\b|([A-Z]|\d+)((?:\.\d+)*)\.?\s)")
@@ -102,7 +102,7 @@ def page_blocks(page: CleanPage) -> list[Block]:
         if all(ln.lstrip().startswith("|") for ln in lines):
             rows = [_table_row(ln) for ln in lines if not _TABLE_SEP.match(ln.strip("| "))]
             blocks.append(Block("table", "\n".join(r for r in rows if r), page.page))
-        elif _ALGO_START.match(lines[0]) or all(_STEP_LINE.match(ln) for ln in lines):
+        elif _ALGO_START.match(lines[0]) or is_step_block(lines):
             blocks.append(Block("algorithm", text, page.page))
         elif lines[0].startswith(("- ", "• ")) or re.match(r"^\d+\.\s", lines[0]):
             blocks.append(Block("list", text, page.page))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from citerag.build.ingest import PageRecord
 from citerag.core.params import CleanParams
+from citerag.text.patterns import SPACED_MEMBER, has_pseudocode
 
 # Characters NFKC leaves alone but that break token matching ("ML‑KEM", "−1").
 _CHAR_MAP = str.maketrans(
@@ -99,6 +100,9 @@ def split_algorithm_steps(text: str) -> str:
     out = []
     for line in text.split("\n"):
         if line.lstrip().startswith("|"):
+            out.append(line)
+            continue
+        if not has_pseudocode(line):  # numbered console output or prose, not merged steps
             out.append(line)
             continue
         matches = list(_STEP.finditer(line))
@@ -221,13 +225,12 @@ def find_running_lines(pages: list[list[str]], scan: int, min_share: float) -> s
     return {sig for sig, c in counts.items() if c >= threshold and sig and not sig.isdigit()}
 
 
-# Extraction spacing inside identifiers: "ML-KEM .KeyGen" → "ML-KEM.KeyGen", "KeyGen _ internal" → "KeyGen_internal".
-_SPACED_DOT = re.compile(r"(?<=[A-Za-z0-9)]) \.(?=[A-Za-z][a-z])")
+# Extraction spacing inside identifiers: "KeyGen _ internal" → "KeyGen_internal" (and SPACED_MEMBER).
 _SPACED_UNDERSCORE = re.compile(r"(?<=\w) _ (?=\w)")
 
 
 def _tidy(text: str) -> str:
-    text = _SPACED_UNDERSCORE.sub("_", _SPACED_DOT.sub(".", text))
+    text = _SPACED_UNDERSCORE.sub("_", SPACED_MEMBER.sub(r"\1.", text))
     lines = [_SPACES.sub(" ", ln).strip() for ln in text.split("\n")]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 

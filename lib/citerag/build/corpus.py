@@ -1,15 +1,19 @@
-"""The corpus manifest, and getting its PDFs onto disk with verified bytes.
+"""The corpus manifest: writing it from a folder of PDFs, and getting its PDFs onto disk.
 
-Two sources, one contract: a local mirror folder named by an environment
-variable (CI, offline users) or the official URL. Either way the bytes are
-checked against the manifest's sha256 and written atomically, so a failed or
-interrupted fetch never leaves a half-written or wrong file in place.
+`init_corpus` scans any folder of PDFs and writes `data/<name>/corpus.yaml`
+(doc ids, titles, sha256, page counts), a generic `profile.yaml` beside it and
+a params file whose paths are that corpus's own. `fetch_corpus` is only needed
+for documents that are not on disk yet: a local mirror folder named by an
+environment variable (CI, offline users) or the document's `url`. Either way
+the bytes are checked against the manifest's sha256 and written atomically,
+so a failed or interrupted fetch never leaves a half-written or wrong file.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 import urllib.request
@@ -19,7 +23,7 @@ from pathlib import Path
 import yaml
 
 from citerag.core.params import Params
-from citerag.core.paths import resolve
+from citerag.core.paths import repo_root, resolve
 
 
 class CorpusError(RuntimeError):
@@ -31,9 +35,9 @@ class Document:
     doc_id: str
     title: str
     file: str
-    url: str
     sha256: str
     pages: int
+    url: str | None = None  # only `fetch` uses it
     page_offset: int = 0
 
 
@@ -49,7 +53,7 @@ class Manifest:
         return {d.file: d for d in self.documents}
 
 
-_REQUIRED = ("doc_id", "title", "file", "url", "sha256", "pages")
+_REQUIRED = ("doc_id", "title", "file", "sha256", "pages")
 
 
 def load_manifest(path: str | Path) -> Manifest:
@@ -78,7 +82,7 @@ def load_manifest(path: str | Path) -> Manifest:
                 doc_id=str(entry["doc_id"]),
                 title=str(entry["title"]),
                 file=str(entry["file"]),
-                url=str(entry["url"]),
+                url=str(entry["url"]) if entry.get("url") else None,
                 sha256=sha,
                 pages=int(entry["pages"]),
                 page_offset=int(entry.get("page_offset", 0)),
@@ -123,10 +127,8 @@ def fetch_document(
     dest = dest_dir / doc.file
     if dest.is_file() and sha256_file(dest) == doc.sha256:
         return "present"
-    if mirror is not None:
+    if mirror is not None and (mirror / doc.file).is_file():
         src = mirror / doc.file
-        if not src.is_file():
-            raise CorpusError(f"{doc.file}: not found in mirror {mirror}")
 
         def copy(out):
             with open(src, "rb") as fh:
@@ -134,6 +136,10 @@ def fetch_document(
 
         _atomic_place(copy, dest, doc.sha256, f"mirror {src}")
         return "copied"
+
+    if not doc.url:
+        where = f"in {dest_dir}" + (f" or the mirror {mirror}" if mirror else "")
+        raise CorpusError(f"{doc.file}: not found {where}, and the manifest gives no url to download it from")
 
     def download(out):
         req = urllib.request.Request(doc.url, headers={"User-Agent": "citerag/0.1"})
@@ -151,30 +157,162 @@ def fetch_document(
 
 
 def fetch_corpus(params: Params, log=print) -> dict[str, str]:
-    """Fetch every manifest document into `corpus.dir`; returns doc_id → action."""
+    """Make every manifest document present and verified in `corpus.dir`; doc_id → action.
+
+    Every document is tried; the error lists each one that could not be had, with its reason."""
     manifest = load_manifest(params.corpus.manifest)
     dest_dir = resolve(params.corpus.dir)
     mirror_value = os.environ.get(params.corpus.mirror_env)
     mirror = Path(mirror_value).expanduser().resolve() if mirror_value else None
     if mirror is not None and not mirror.is_dir():
         raise CorpusError(f"${params.corpus.mirror_env}={mirror_value}: not a directory")
-    actions = {}
+    actions, problems = {}, []
     for doc in manifest.documents:
-        actions[doc.doc_id] = fetch_document(doc, dest_dir, mirror, params.corpus.download_timeout_s)
+        try:
+            actions[doc.doc_id] = fetch_document(doc, dest_dir, mirror, params.corpus.download_timeout_s)
+        except CorpusError as exc:
+            problems.append(str(exc))
+            continue
         log(f"{doc.doc_id}: {actions[doc.doc_id]}")
+    if problems:
+        raise CorpusError("; ".join(problems))
     return actions
 
 
-def corpus_files(params: Params) -> list[Path]:
-    """The PDFs to ingest: every `*.pdf` in `corpus.dir`, sorted by name.
+def corpus_documents(params: Params) -> list[tuple[Document, Path]]:
+    """The manifest's documents with their local files, sorted by file name.
 
-    Files not in the manifest are ingested too (users add their own PDFs); the
-    manifest is what fetch verifies, not a filter.
-    """
+    The manifest defines the corpus: a PDF in the folder that it does not list is not
+    ingested (`citerag corpus init` adds it)."""
+    manifest = load_manifest(params.corpus.manifest)
     d = resolve(params.corpus.dir)
     if not d.is_dir():
         raise CorpusError(f"{d}: corpus folder missing; run `citerag corpus fetch` first")
-    files = sorted(p for p in d.iterdir() if p.is_file() and p.suffix.lower() == ".pdf")
-    if not files:
-        raise CorpusError(f"{d}: no .pdf files; run `citerag corpus fetch` first")
-    return files
+    if not manifest.documents:
+        raise CorpusError(f"{resolve(params.corpus.manifest)}: the manifest lists no documents")
+    return sorted(((doc, d / doc.file) for doc in manifest.documents), key=lambda x: x[0].file)
+
+
+# -- corpus init ----------------------------------------------------------------------------
+
+_HEADING = re.compile(r"^(?:#+\s*)?([A-Z][^\n]{2,80})$")
+
+
+def pdf_title(doc) -> str | None:
+    """The PDF's metadata title, else the first heading-like line of its first pages."""
+    title = (doc.metadata or {}).get("title", "").strip()
+    if title and not re.fullmatch(r"(?i)untitled|microsoft word.*|.*\.(docx?|tex|dvi)", title):
+        return title
+    for page in list(doc)[:3]:
+        for line in page.get_text().split("\n"):
+            m = _HEADING.match(line.strip())
+            if m and len(re.findall(r"[A-Za-z]{2,}", m.group(1))) >= 1:
+                return m.group(1).strip()
+    return None
+
+
+def scan_folder(folder: Path) -> tuple[list[dict], list[dict]]:
+    """Manifest entries for every readable PDF in `folder`, and {file, reason} for the rest."""
+    import pymupdf
+
+    entries, skipped = [], []
+    for path in sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() == ".pdf"):
+        try:
+            with pymupdf.open(path) as doc:
+                if doc.needs_pass:
+                    raise ValueError("encrypted (needs a password)")
+                if doc.page_count == 0:
+                    raise ValueError("no pages")
+                title = pdf_title(doc) or path.stem
+                pages = doc.page_count
+        except Exception as exc:  # pymupdf raises its own types for damaged files
+            reason = str(exc).strip() or type(exc).__name__
+            skipped.append({"file": path.name, "reason": reason.splitlines()[0][:200]})
+            continue
+        entries.append({"doc_id": path.stem, "title": title, "file": path.name,
+                        "sha256": sha256_file(path), "pages": pages})
+    return entries, skipped
+
+
+@dataclass(frozen=True)
+class InitResult:
+    manifest: Path
+    profile: Path
+    params: Path
+    documents: int
+    skipped: list[dict]
+    profile_created: bool
+
+
+def init_corpus(folder: str | Path, name: str, params_out: str | Path | None = None,
+                data_root: str | Path = "data") -> InitResult:
+    """Write `data/<name>/corpus.yaml` from a folder of PDFs, a generic profile beside it (kept
+    when it exists: it is the user's to edit) and a params file whose paths are the corpus's own."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}", name):
+        raise CorpusError(f"--name {name!r}: use letters, digits, '.', '_' or '-' (it names folders)")
+    src = Path(folder).expanduser().resolve()
+    if not src.is_dir():
+        raise CorpusError(f"{folder}: not a folder")
+    entries, skipped = scan_folder(src)
+    if not entries:
+        why = "; ".join(f"{s['file']}: {s['reason']}" for s in skipped) or "no .pdf files"
+        raise CorpusError(f"{folder}: no readable PDF ({why})")
+    ids = [e["doc_id"] for e in entries]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise CorpusError(f"{folder}: file stems must be unique doc ids; repeated: {', '.join(dupes)}")
+    home = resolve(data_root) / name
+    home.mkdir(parents=True, exist_ok=True)
+    manifest = home / "corpus.yaml"
+    header = (f"# Corpus manifest written by `citerag corpus init` from {_portable(src)}.\n"
+              "# doc_id: file stem; title: PDF metadata or first heading; url: optional, used by `fetch` only.\n")
+    body = {"name": name, "documents": entries, **({"skipped": skipped} if skipped else {})}
+    _write_text_atomic(manifest, header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True))
+    from citerag.build.profile import write_default_profile
+
+    profile = home / "profile.yaml"
+    created = not profile.exists()
+    if created:
+        write_default_profile(profile, name)
+    params_path = resolve(params_out) if params_out else resolve("params") / f"{name}.yaml"
+    _write_text_atomic(params_path, corpus_params_yaml(name, _portable(src), _portable(manifest), home))
+    return InitResult(manifest, profile, params_path, len(entries), skipped, created)
+
+
+def corpus_params_yaml(name: str, pdf_dir: str, manifest: str, home: Path) -> str:
+    """A params file for one corpus: only what differs from the defaults (paths), so the
+    defaults in `core/params.py` keep applying to everything else."""
+    eval_dir = home / "eval"
+    data = {
+        "paths": {"outputs": f"outputs/{name}", "artifacts": f"outputs/{name}/artifacts",
+                  "cache": "outputs/cache", "runs": f"outputs/{name}/runs",
+                  "ablations": f"outputs/{name}/ablations"},
+        "corpus": {"manifest": manifest, "dir": pdf_dir},
+        "agent": {"trace_dir": f"outputs/{name}/traces",
+                  "conversation": {"memory_path": f"outputs/{name}/memory/threads.sqlite"}},
+        "eval": {
+            "questions": _portable(eval_dir / "questions.jsonl") if (eval_dir / "questions.jsonl").is_file() else None,
+            "conversations": (_portable(eval_dir / "conversations.jsonl")
+                              if (eval_dir / "conversations.jsonl").is_file() else None),
+        },
+    }
+    return (f"# Params for the {name} corpus, written by `citerag corpus init`. Unlisted keys take the\n"
+            "# defaults of lib/citerag/core/params.py. The embedding cache (content-addressed) is shared.\n"
+            + yaml.safe_dump(data, sort_keys=False))
+
+
+def _portable(path: Path) -> str:
+    """A path relative to the repository root when it is near it (a clone stays movable)."""
+    rel = os.path.relpath(path, repo_root())
+    return rel if not rel.startswith("../../..") else str(path)
+
+
+def _write_text_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)

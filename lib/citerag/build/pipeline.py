@@ -1,8 +1,15 @@
-"""The build stages ingest → chunk → index, each cached by its stage hash.
+"""The build stages ingest → chunk → index → knowledge, each cached by its stage hash.
 
 Each `run_*` function either finds its finished artifact (same params slice,
 same inputs) and returns it marked `reused`, or builds it. A stage can run
 alone from its inputs on disk; notebooks 01–03 call exactly these.
+
+A stage's hash covers its params slice, its inputs and its code. The inputs
+come from the manifest and the profile, never from reading the PDFs, so
+`stage_digests` can name every artifact of a params set without the corpus on
+disk: that is how serving (`open_stages`) finds what was built, and how it
+knows an artifact is stale (the manifest's doc ids, files, sha256s and titles,
+and the profile, are all inside the hashes).
 """
 
 from __future__ import annotations
@@ -12,11 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citerag.core import artifacts as art
 from citerag.build.chunk import Chunk, chunk_pages
 from citerag.build.clean import CleanPage, clean_pages
-from citerag.build.corpus import corpus_files, load_manifest, sha256_file
+from citerag.build.corpus import CorpusError, corpus_documents, load_manifest, sha256_file
 from citerag.build.ingest import PageRecord, ingest_files
+from citerag.build.knowledge import CorpusKnowledge
+from citerag.build.profile import load_profile
+from citerag.core import artifacts as art
 from citerag.core.params import STAGE_SECTIONS, Params, stage_hash
 from citerag.core.paths import resolve
 
@@ -38,6 +47,7 @@ class StageResult:
 # Source modules whose code shapes each stage's output: editing them invalidates
 # that stage's artifacts (a params-only key would silently serve stale chunks).
 STAGE_CODE: dict[str, tuple[str, ...]] = {
+    "knowledge": ("build/knowledge.py", "build/profile.py", "text/patterns.py"),
     "ingest": ("build/ingest.py",),
     "chunk": ("build/clean.py", "build/chunk.py", "text/patterns.py", "text/sentences.py"),
     "index": ("build/index/embed.py", "build/index/chroma.py", "build/index/bm25.py", "text/tokenize.py",
@@ -71,11 +81,15 @@ def _base_manifest(stage: str, digest: str, params: Params, inputs: dict[str, An
     }
 
 
+def _digest(params: Params, stage: str, inputs: dict[str, Any]) -> str:
+    return stage_hash(params, stage, {**inputs, "code": code_fingerprint(stage)})
+
+
 def _begin(params: Params, stage: str, inputs: dict[str, Any], t0: float
            ) -> tuple[str, Path, StageResult | None]:
     """Hash the stage (params slice + inputs + code), then either the finished artifact
     to reuse, or an empty folder prepared for building."""
-    digest = stage_hash(params, stage, {**inputs, "code": code_fingerprint(stage)})
+    digest = _digest(params, stage, inputs)
     folder = art.stage_dir(_root(params), stage, digest)
     manifest = art.read_manifest(folder)
     if manifest is not None:
@@ -86,26 +100,46 @@ def _begin(params: Params, stage: str, inputs: dict[str, Any], t0: float
 
 # -- ingest -------------------------------------------------------------------------------
 
+def _extractor_versions() -> dict[str, str]:
+    return art.package_versions(("pymupdf", "pymupdf4llm"))
+
+
+def ingest_inputs(params: Params) -> dict[str, Any]:
+    """What ingest reads, from the manifest: each document's id, file and sha256."""
+    docs = load_manifest(params.corpus.manifest).documents
+    return {"documents": sorted([d.doc_id, d.file, d.sha256] for d in docs),
+            "extractor_versions": _extractor_versions()}
+
+
 def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> StageResult:
-    """Extract pages of every corpus PDF (or `files`) into `pages.jsonl` + `ingest_report.json`."""
+    """Extract pages of every manifest document (or of `files`, doc id = file stem) into
+    `pages.jsonl` + `ingest_report.json`. A manifest document whose file is missing or whose
+    bytes differ from its sha256 stops the build with every such document named."""
     t0 = time.perf_counter()
-    files = sorted(files if files is not None else corpus_files(params), key=lambda p: p.name)
-    corpus_hashes = {p.name: sha256_file(p) for p in files}
-    versions = art.package_versions(("pymupdf", "pymupdf4llm"))
-    digest, folder, hit = _begin(params, "ingest", {"files": corpus_hashes, "extractor_versions": versions}, t0)
+    if files is not None:
+        files = sorted(files, key=lambda p: p.name)
+        inputs = {"files": {p.name: sha256_file(p) for p in files}, "extractor_versions": _extractor_versions()}
+        expected: dict[str, tuple[str, int]] = {}
+    else:
+        inputs = ingest_inputs(params)
+    digest, folder, hit = _begin(params, "ingest", inputs, t0)
     if hit is not None:
         return hit
-    try:
-        manifest_docs = load_manifest(params.corpus.manifest).by_file()
-    except Exception:
-        manifest_docs = {}
-    expected = {f: (d.doc_id, d.pages) for f, d in manifest_docs.items()}
+    if files is None:
+        docs = corpus_documents(params)
+        problems = [f"{doc.file}: missing from {path.parent}" if not path.is_file() else
+                    f"{doc.file}: sha256 differs from the manifest (re-run `citerag corpus init` or fetch)"
+                    for doc, path in docs if not path.is_file() or sha256_file(path) != doc.sha256]
+        if problems:
+            raise CorpusError("; ".join(problems))
+        files = [path for _, path in docs]
+        expected = {doc.file: (doc.doc_id, doc.pages) for doc, _ in docs}
     log(f"ingest: extracting {len(files)} PDF(s) with the {params.ingest.extractor} extractor")
     result = ingest_files(files, params.ingest, expected)
     art.write_jsonl(folder / "pages.jsonl", [vars(p) for p in result.pages])
     art.write_json_atomic(folder / "ingest_report.json", result.report_rows())
     seconds = time.perf_counter() - t0
-    manifest = _base_manifest("ingest", digest, params, {"files": corpus_hashes})
+    manifest = _base_manifest("ingest", digest, params, inputs)
     manifest["counts"] = {
         "documents": sum(r.status == "ok" for r in result.reports),
         "skipped": sum(r.status != "ok" for r in result.reports),
@@ -163,10 +197,7 @@ def load_chunks(result: StageResult) -> list[Chunk]:
 # -- index --------------------------------------------------------------------------------
 
 def doc_titles(params: Params) -> dict[str, str]:
-    try:
-        return {d.doc_id: d.title for d in load_manifest(params.corpus.manifest).documents}
-    except Exception:
-        return {}
+    return {d.doc_id: d.title for d in load_manifest(params.corpus.manifest).documents}
 
 
 def index_text(chunk: Chunk, titles: dict[str, str], prefix_headings: bool) -> str:
@@ -181,15 +212,16 @@ def index_text(chunk: Chunk, titles: dict[str, str], prefix_headings: bool) -> s
 
 def run_index(params: Params, chunk: StageResult, log=print, progress: bool = True) -> StageResult:
     """Embed chunks (through the cache), write Chroma, and store BM25 tokens."""
-    from citerag.build.index import bm25, chroma
+    from citerag.build.index import chroma
     from citerag.build.index.embed import Embedder
+    from citerag.text.tokenize import tokenize
 
     t0 = time.perf_counter()
-    digest, folder, hit = _begin(params, "index", {"chunk": chunk.digest}, t0)
+    titles = doc_titles(params)
+    digest, folder, hit = _begin(params, "index", {"chunk": chunk.digest, "titles": titles}, t0)
     if hit is not None:
         return hit
     chunks = load_chunks(chunk)
-    titles = doc_titles(params)
     texts = [index_text(c, titles, params.embed.prefix_headings) for c in chunks]
 
     embedder = Embedder(params.embed, cache_dir=params.paths.cache)
@@ -204,7 +236,7 @@ def run_index(params: Params, chunk: StageResult, log=print, progress: bool = Tr
     t_done = time.perf_counter()
     log(f"index: {len(chunks)} chunks, {embedder.computed} embedded, {embedder.cache_hits} cached")
 
-    manifest = _base_manifest("index", digest, params, {"chunk": chunk.digest})
+    manifest = _base_manifest("index", digest, params, {"chunk": chunk.digest, "titles": titles})
     manifest["counts"] = {
         "chunks": len(chunks), "embedded": embedder.computed, "embedding_cache_hits":
         embedder.cache_hits, "dim": int(vectors.shape[1]) if len(vectors) else 0,
@@ -217,9 +249,78 @@ def run_index(params: Params, chunk: StageResult, log=print, progress: bool = Tr
     return StageResult("index", digest, folder, False, time.perf_counter() - t0, manifest)
 
 
+# -- knowledge ----------------------------------------------------------------------------
+
+KNOWLEDGE = "knowledge.json"
+
+
+def knowledge_inputs(params: Params, chunk_digest: str) -> dict[str, Any]:
+    return {"chunk": chunk_digest, "titles": doc_titles(params),
+            "profile": load_profile(params.corpus.manifest).model_dump(mode="json")}
+
+
+def run_knowledge(params: Params, chunk: StageResult, log=print) -> StageResult:
+    """Mine what serving needs to know about the corpus (acronyms, document mentions, identifier
+    families, corpus-wide identifiers) and merge the profile: `knowledge.json`."""
+    t0 = time.perf_counter()
+    inputs = knowledge_inputs(params, chunk.digest)
+    digest, folder, hit = _begin(params, "knowledge", inputs, t0)
+    if hit is not None:
+        return hit
+    know = CorpusKnowledge.mine(load_chunks(chunk), inputs["titles"], load_profile(params.corpus.manifest))
+    art.write_json_atomic(folder / KNOWLEDGE, know.to_dict())
+    manifest = _base_manifest("knowledge", digest, params, inputs)
+    manifest["counts"] = {"acronyms": len(know.acronyms), "mentions": len(know.mentions),
+                          "families": len(know.families), "generic": len(know.generic)}
+    seconds = time.perf_counter() - t0
+    manifest["timings"] = {"knowledge_s": round(seconds, 3)}
+    art.finish(folder, manifest)
+    log(f"knowledge: {manifest['counts']}")
+    return StageResult("knowledge", digest, folder, False, seconds, manifest)
+
+
+def load_knowledge(result: StageResult) -> CorpusKnowledge:
+    import json
+
+    return CorpusKnowledge.from_dict(json.loads((result.dir / KNOWLEDGE).read_text(encoding="utf-8")))
+
+
 def build_all(params: Params, log=print, progress: bool = True) -> dict[str, StageResult]:
-    """Ingest, chunk and index (each reused when already built for these params)."""
+    """Ingest, chunk, index and mine knowledge (each reused when already built for these params)."""
     ingest = run_ingest(params, log=log)
     chunk = run_chunk(params, ingest, log=log)
     index = run_index(params, chunk, log=log, progress=progress)
-    return {"ingest": ingest, "chunk": chunk, "index": index}
+    knowledge = run_knowledge(params, chunk, log=log)
+    return {"ingest": ingest, "chunk": chunk, "index": index, "knowledge": knowledge}
+
+
+class NotBuiltError(RuntimeError):
+    """Serving asked for artifacts these params have not built (or that are stale)."""
+
+
+def stage_digests(params: Params) -> dict[str, str]:
+    """Every stage's hash for these params, from the manifest and profile alone (no PDF read)."""
+    ingest = _digest(params, "ingest", ingest_inputs(params))
+    chunk = _digest(params, "chunk", {"ingest": ingest})
+    index = _digest(params, "index", {"chunk": chunk, "titles": doc_titles(params)})
+    knowledge = _digest(params, "knowledge", knowledge_inputs(params, chunk))
+    return {"ingest": ingest, "chunk": chunk, "index": index, "knowledge": knowledge}
+
+
+def open_stages(params: Params, params_hint: str = "PARAMS") -> dict[str, StageResult]:
+    """The finished artifacts of these params; never builds. Missing or stale ones raise one
+    line that names the command which builds them."""
+    out, missing = {}, []
+    for stage, digest in stage_digests(params).items():
+        folder = art.stage_dir(_root(params), stage, digest)
+        manifest = art.read_manifest(folder)
+        if manifest is None:
+            missing.append(f"{stage} {digest}")
+            continue
+        out[stage] = StageResult(stage, digest, folder, True, 0.0, manifest)
+    if missing:
+        raise NotBuiltError(
+            f"no built index for these params under {_root(params)} (missing: {', '.join(missing)}; "
+            f"the corpus, its manifest, profile, params or code changed, or it was never built): "
+            f"run `citerag index --params {params_hint}`")
+    return out

@@ -5,8 +5,9 @@ each decision is unit-testable and replayable. The LLM implementation
 (`llm_decisions.py`) has the same interface and falls back to these.
 
 Reference resolution works on the previous turn's *standalone* question:
-- its **entity**: a parameter set (ML-KEM-512) or another specific identifier
-  (HQC, RSA); after "which KEM did NIST select…" the name the answer gave;
+- its **entity**: a member of an identifier family the corpus has (ML-KEM-512)
+  or another specific identifier (HQC, RSA); after "which <kind> was
+  selected…" the name the answer gave;
 - its **phrase**: the noun phrase around that entity ("ML-KEM-512
   encapsulation key"), or, without an identifier, the question's last phrase
   that the corpus itself uses ("key confirmation").
@@ -19,12 +20,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
-from citerag.retrieval.query import PARAM_SET, QueryAnalysis, detect_mode, identifiers
+from citerag.retrieval.query import QueryAnalysis, detect_mode, identifiers
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import STOPWORDS, tokenize
+
+if TYPE_CHECKING:
+    from citerag.build.knowledge import CorpusKnowledge
 
 ROUTES = ("DIRECT_ANSWER", "RETRIEVE", "REWRITE_THEN_RETRIEVE", "ASK_CLARIFICATION")
 
@@ -41,20 +46,17 @@ _WHICH_ONE = re.compile(r"\bwhich\s+(?:one|of\s+(?:them|these|those|the\s+two))\
 _COMPARATIVE = re.compile(r"\b(smaller|larger|bigger|faster|slower|shorter|longer|stronger|weaker|better|worse"
                           r"|more|less|fewer|higher|lower)\b", re.I)
 _PARAM_WORDS = re.compile(r"\b(size|sizes|length|bytes?|bits?|value|number|count|level|category)\b", re.I)
-_DOC_MENTION = re.compile(r"\b(?:FIPS|SP|IR)\s*\d{3,4}(?:-\d+)?(?:\s*ipd)?\b", re.I)
-_SCOPE = re.compile(r"\s+(?:in|under|according\s+to|of|for|from)\s+(?:the\s+)?(?:FIPS|SP|IR)\s*\d{3,4}(?:-\d+)?\b.*$",
-                    re.I)
-# Identifiers too common in this corpus to be what a conversation is about.
-_GENERIC = frozenset("nist fips sp ir kem kems pqc pq us".split())
-# Named kinds: "which KEM did NIST select?" is answered with a name the next turn refers to.
-_NAMED_KINDS = frozenset("kem kems scheme schemes algorithm algorithms candidate candidates standard "
-                         "signature parameter".split())
+# Named kinds: "which scheme was selected?" is answered with a name the next turn refers to
+# (the corpus profile adds its own kinds).
+_NAMED_KINDS = frozenset("scheme schemes algorithm algorithms candidate candidates standard signature parameter "
+                         "option options command commands function functions method methods class classes tool tools "
+                         "package packages module modules format formats product products version versions".split())
 _ENTITY_SEEKING = re.compile(r"^\s*(?:which|what)\s+(\w+)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # Words that carry no topic: a message made only of these (and stopwords) is too unclear to search.
 _VAGUE = frozenset("""help me standard standards document documents doc docs explain tell about spec specs
-specification specifications nist question questions thing things stuff info information please give overview
+specification specifications question questions thing things stuff info information please give overview
 hi hello want know need something anything more i my understand publication publications paper read guide
-with to the this that it""".split())
+with to the this that it manual manuals""".split())
 
 
 @dataclass
@@ -102,13 +104,13 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z0-9]", text)
 
 
-def specific_identifiers(text: str) -> list[str]:
+def specific_identifiers(text: str, know: CorpusKnowledge) -> list[str]:
     """Identifiers that can be a conversation's subject (not document names or corpus-wide words)."""
-    docs = " ".join(m.group(0) for m in _DOC_MENTION.finditer(text)).lower()
+    docs = " ".join(m for m, _ in know.doc_mentions(text)).lower()
     out = []
     for ident in identifiers(text):
         low = ident.lower()
-        if low in _GENERIC or (docs and low in docs.split()) or re.fullmatch(r"\d+(?:-\d+)?", ident):
+        if know.is_generic(low) or (docs and low in docs.split()) or re.fullmatch(r"\d+(?:-\d+)?", ident):
             continue
         out.append(ident)
     return out
@@ -118,26 +120,26 @@ def _family(ident: str) -> str:
     return re.sub(r"-\d+[A-Za-z]?$", "", ident).lower()
 
 
-def self_resolved(text: str) -> bool:
-    """A pronoun the message resolves itself: a scheme-like identifier (ML-KEM, ML-DSA-44) comes
+def self_resolved(text: str, know: CorpusKnowledge) -> bool:
+    """A pronoun the message resolves itself: a compound identifier (ML-KEM, ML-DSA-44) comes
     before it ("the ML-KEM one: what are its parameter sets?"). A plain acronym does not: in
     "which MAC algorithms can it use?" the "it" points back into the conversation."""
     m = _PRONOUN.search(text)
     if not m:
         return False
-    return any("-" in i for i in specific_identifiers(text[: m.start()]))
+    return any("-" in i for i in specific_identifiers(text[: m.start()], know))
 
 
 def strip_connector(text: str) -> str:
     return _CONNECTOR.sub("", text.strip(), count=1).strip()
 
 
-def is_vague(text: str) -> bool:
+def is_vague(text: str, know: CorpusKnowledge) -> bool:
     """No identifier, no document, and no topic word beyond the generic ones."""
-    if specific_identifiers(text) or _DOC_MENTION.search(text):
+    if specific_identifiers(text, know) or know.doc_mentions(text):
         return False
     words = [w.lower() for w in _words(text)]
-    return all(w in STOPWORDS or w in _VAGUE for w in words)
+    return all(w in STOPWORDS or w in _VAGUE or know.is_generic(w) for w in words)
 
 
 class Decider:
@@ -147,6 +149,8 @@ class Decider:
 
     def __init__(self, store, idf: dict[str, float]) -> None:
         self.store = store
+        self.know: CorpusKnowledge = store.knowledge
+        self.kinds = _NAMED_KINDS | {k.lower() for k in self.know.profile.entity_kinds}
         self.corpus_low = "\n".join(c.text for c in store.chunks).lower()
         self.idf = idf
 
@@ -155,20 +159,20 @@ class Decider:
     def focus(self, turn: dict) -> Focus:
         """Entity, phrase and document scope of one earlier turn (a memory record as dict)."""
         q = turn.get("rewritten_query") or turn["user"]
-        scope = _DOC_MENTION.search(q)
-        doc_scope = scope.group(0) if scope else None
+        scopes = self.know.doc_mentions(q)
+        doc_scope = scopes[0][0] if scopes else None
         m = _ENTITY_SEEKING.match(q)
-        if m and m.group(1).lower() in _NAMED_KINDS and not turn.get("refused"):
+        if m and m.group(1).lower() in self.kinds and not turn.get("refused"):
             # the name the answer gave: a new identifier in a sentence that shares the question's words
             asked = {i.lower() for i in identifiers(q)}
             words = {t for t in tokenize(q) if t not in STOPWORDS and t != m.group(1).lower()}
             named = [i for sent in split_sentences(strip_citations(turn.get("answer", "")))
                      if words & set(tokenize(sent))
-                     for i in specific_identifiers(sent) if i.lower() not in asked]
+                     for i in specific_identifiers(sent, self.know) if i.lower() not in asked]
             if named:
                 return Focus(named[0], named[0], doc_scope)
-        ids = specific_identifiers(q)
-        params = [i for i in ids if PARAM_SET.match(i)]
+        ids = specific_identifiers(q, self.know)
+        params = [i for i in ids if self.know.is_variant(i)]
         if params:
             return Focus(params[-1], self._window(q, params[-1]), doc_scope)
         if ids:
@@ -176,8 +180,7 @@ class Decider:
         phrase = self._last_phrase(q)
         return Focus(phrase, phrase, doc_scope)
 
-    @staticmethod
-    def _window(text: str, ident: str) -> str:
+    def _window(self, text: str, ident: str) -> str:
         """The run of non-stopword tokens around `ident` ("112-bit RSA digital signatures")."""
         toks = text.rstrip("?.! ").split()
         idx = next((i for i, t in enumerate(toks) if ident.lower() in t.lower()), None)
@@ -186,7 +189,7 @@ class Decider:
 
         def open_(t: str) -> bool:
             w = t.strip(",;:()\"'").lower()
-            return bool(w) and w not in STOPWORDS and not _QUESTION.match(w) and not _DOC_MENTION.match(t)
+            return bool(w) and w not in STOPWORDS and not _QUESTION.match(w) and not self.know.doc_mentions(t)
 
         lo = idx
         while lo > 0 and open_(toks[lo - 1]) and not toks[lo - 1].endswith((",", ":", ";")):
@@ -198,7 +201,7 @@ class Decider:
 
     def _last_phrase(self, text: str) -> str | None:
         """The last run of topic words, shortened to the longest tail the corpus itself uses."""
-        body = _SCOPE.sub("", text.strip().rstrip("?.! "))
+        body = self.know.strip_scope(text.strip().rstrip("?.! "))
         toks = body.split()
         run: list[str] = []
         for t in reversed(toks):
@@ -228,14 +231,14 @@ class Decider:
         frag = strip_connector(user)
         connector = frag != user.strip()
         pronoun = bool(_PRONOUN.search(frag)) or bool(_WHICH_ONE.search(frag))
-        ids = specific_identifiers(frag)
+        ids = specific_identifiers(frag, self.know)
         answered = [t for t in history if t.get("route") != "ASK_CLARIFICATION"]
-        if is_vague(user) and not (answered and pronoun):
+        if is_vague(user, self.know) and not (answered and pronoun):
             return RouteDecision("ASK_CLARIFICATION", "no identifier, document or topic word to search for")
         if not answered:
             return RouteDecision("RETRIEVE", "first question of the thread")
         fragment = not _QUESTION.match(frag)
-        if not (connector or fragment or (pronoun and not self_resolved(frag))):
+        if not (connector or fragment or (pronoun and not self_resolved(frag, self.know))):
             return RouteDecision("RETRIEVE", "self-contained question")
         last = answered[-1]
         if self._direct(frag, ids, last, history):
@@ -267,13 +270,13 @@ class Decider:
         prev_q = (prev.get("rewritten_query") or prev["user"]).strip()
         f = self._focus_back(answered)
         frag = strip_connector(user).rstrip(" ?")
-        ids = specific_identifiers(frag)
+        ids = specific_identifiers(frag, self.know)
         question = bool(_QUESTION.match(frag))
         if _WHICH_ONE.search(frag) and _COMPARATIVE.search(frag):
             return self._comparison(frag, answered)
         if ids and not question:
             return self._substitute(prev_q, ids[0], f)
-        if _PRONOUN.search(frag) and not self_resolved(frag):
+        if _PRONOUN.search(frag) and not self_resolved(frag, self.know):
             if question:
                 return self._replace_pronouns(frag, f)
             return self._template(frag, prev_q, f)
@@ -286,14 +289,14 @@ class Decider:
 
     def resolve_self(self, text: str) -> Rewrite:
         """A pronoun that refers to the identifier of the same message ("ML-KEM: what are its …")."""
-        ids = specific_identifiers(text)
-        if self_resolved(text):
+        ids = specific_identifiers(text, self.know)
+        if self_resolved(text, self.know):
             q = _POSSESSIVE.sub(f"the {ids[0]}", text, count=1)
             return Rewrite(q, [ids[0]], "resolve_in_message")
         return Rewrite(text, [], "none")
 
     def _substitute(self, prev_q: str, new: str, f: Focus) -> Rewrite:
-        olds = [i for i in specific_identifiers(prev_q) if _family(i) == _family(new)]
+        olds = [i for i in specific_identifiers(prev_q, self.know) if _family(i) == _family(new)]
         target = olds[-1] if olds else (f.entity if f.entity and f.entity.lower() in prev_q.lower() else None)
         if target is None:
             q = f"{prev_q.rstrip(' ?')} for {new}?"
@@ -325,20 +328,19 @@ class Decider:
             if toks[i].lower() not in STOPWORDS:
                 toks[i] = word
                 break
-        ent = specific_identifiers(prev_q)
+        ent = specific_identifiers(prev_q, self.know)
         return Rewrite(" ".join(toks) + "?", [*ent[:1], word], "swap_last_word")
 
     def _carry_scope(self, frag: str, ids: list[str], f: Focus) -> Rewrite:
         q = self._scope(frag, f)
         carried = [f.doc_scope] if f.doc_scope and q != frag else []
-        if not ids and f.entity and PARAM_SET.match(f.entity) and f.entity.lower() not in q.lower():
+        if not ids and f.entity and self.know.is_variant(f.entity) and f.entity.lower() not in q.lower():
             q = f"{q} for {f.entity}"
             carried.append(f.entity)
         return Rewrite(q + "?", carried, "carry_scope" if carried else "none")
 
-    @staticmethod
-    def _scope(q: str, f: Focus) -> str:
-        if f.doc_scope and not _DOC_MENTION.search(q):
+    def _scope(self, q: str, f: Focus) -> str:
+        if f.doc_scope and not self.know.doc_mentions(q):
             return f"{q} in {f.doc_scope}"
         return q
 
@@ -389,7 +391,7 @@ class Decider:
             return Validation(False, False, False, "unsupported_claims",
                               f"{len(bad)} of {len(report.sentences)} sentences not grounded")
         cited = " ".join(by_key[k].text for s in report.sentences for k in s.valid_keys).lower()
-        missing = [i for i in qa.identifiers if PARAM_SET.match(i) and i.lower() not in cited
+        missing = [i for i in qa.identifiers if self.know.is_variant(i) and i.lower() not in cited
                    and i.lower() not in answer_text.lower()]
         if missing:
             return Validation(False, True, False, "off_topic", f"cited text never names {', '.join(missing)}")
@@ -411,11 +413,13 @@ class Decider:
 
     # -- clarification --------------------------------------------------------------------
 
-    @staticmethod
-    def clarification(user: str, titles: dict[str, str], history: list[dict]) -> tuple[str, list[str]]:
-        """The clarifying question and its suggested options (documents, then earlier entities)."""
+    def clarification(self, user: str, titles: dict[str, str], history: list[dict]) -> tuple[str, list[str]]:
+        """The clarifying question and its suggested options (the corpus's documents); the
+        examples come from the profile or the corpus itself."""
         options = [f"{doc}: {title}" for doc, title in sorted(titles.items())]
-        return (f"Your question \"{user.strip()}\" does not say which standard or topic you mean. "
-                "Which one should I look at? Name a document or a scheme (for example ML-KEM, ML-DSA, "
-                "SLH-DSA) and what you want to know.", options)
+        names = self.know.examples_of_names
+        example = f" (for example {', '.join(names)})" if names else ""
+        return (f"Your question \"{user.strip()}\" does not say which document or topic you mean. "
+                f"Which one should I look at? Name a document or a topic{example} and what you want to know.",
+                options)
 

@@ -22,7 +22,7 @@ from citerag.conversation.decisions import Decider, Grades, Rewrite, RouteDecisi
 from citerag.core.params import OpenAIParams
 from citerag.retrieval.query import QueryAnalysis
 
-ROUTE_SYSTEM = """You route a user's message in a conversation about NIST post-quantum cryptography standards.
+ROUTE_SYSTEM = """You route a user's message in a conversation about {domain}.
 Reply with JSON {"route": ..., "reason": ...}. Routes:
 - DIRECT_ANSWER: a check about the previous answer that its own evidence settles (e.g. "is that in bytes?")
 - RETRIEVE: a new, self-contained question
@@ -74,9 +74,11 @@ class LLMDecider(Decider):
     def __init__(self, params: OpenAIParams, store, idf: dict[str, float]) -> None:
         super().__init__(store, idf)
         self.llm = StructuredLLM(params)
+        self.route_system = ROUTE_SYSTEM.replace("{domain}", self.know.profile.domain_phrase)
 
     def route(self, user: str, history: list[dict]) -> RouteDecision:
-        out, note = self.llm.ask(ROUTE_SYSTEM, f"Earlier turns:\n{_history(history)}\n\nNew message: {user}", RouteOut)
+        out, note = self.llm.ask(self.route_system, f"Earlier turns:\n{_history(history)}\n\nNew message: {user}",
+                                 RouteOut)
         answered = [t for t in history if t.get("route") != "ASK_CLARIFICATION"]
         if out is not None and not answered and out.route in ("DIRECT_ANSWER", "REWRITE_THEN_RETRIEVE"):
             out, note = None, f"{out.route} impossible without earlier turns"

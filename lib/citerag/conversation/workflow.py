@@ -328,7 +328,7 @@ class ConversationWorkflow(Workflow):
         turn.update(key=f"{turn['thread_id']}:{time.monotonic_ns()}", user=ev.response, route="RETRIEVE",
                     attempts=[], retries=0, validation_retries=0, answer=None, caveat=None, clarification=None,
                     trace=[])
-        vague = is_vague(ev.response)
+        vague = is_vague(ev.response, self.store.knowledge)
         self._event(turn, "resume_clarification", original=original, response=ev.response, vague=vague)
         if vague:
             turn["route"] = "ASK_CLARIFICATION"

@@ -216,10 +216,16 @@ class AgentParams(_Section):
 
 
 class EvalParams(_Section):
-    """What 06_eval measures."""
+    """What 06_eval measures, on which labeled sets and corpora."""
 
-    questions: str = "data/eval/questions.jsonl"
-    conversations: str = "data/eval/conversations.jsonl"
+    # The corpus's labeled sets (None: the corpus has none; 06 then reports what needs no labels).
+    questions: str | None = None
+    conversations: str | None = None
+    holdout_questions: str | None = None       # written before the code they test; never tuned on
+    holdout_conversations: str | None = None
+    # Params files of other corpora that 06_eval measures alongside this one, with the same
+    # overrides, so every summary and ablation report shows every corpus.
+    also: list[str] = []
     ragas: bool = True                 # ragas' non-LLM metrics (context precision/recall, ROUGE)
     llm_judge: bool = False            # ragas faithfulness + answer relevancy through answer.openai
     judge_max_questions: int = Field(20, ge=1, le=1000)  # bound on LLM-judged questions
@@ -257,6 +263,7 @@ STAGE_SECTIONS: dict[str, tuple[str, ...]] = {
     "ingest": ("ingest",),
     "chunk": ("clean", "chunk"),
     "index": ("embed", "index"),
+    "knowledge": (),
 }
 
 

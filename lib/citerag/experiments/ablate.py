@@ -20,7 +20,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -89,8 +88,9 @@ def variant_name(overrides: dict[str, Any], keys: list[str]) -> str:
     return re.sub(r"[^\w.=,-]", "_", ",".join(parts))
 
 
-def load_ablation(path: str | Path) -> Ablation:
-    """Read and validate a spec and every variant's params (nothing runs before all are valid)."""
+def load_ablation(path: str | Path, base: str | None = None) -> Ablation:
+    """Read and validate a spec and every variant's params (nothing runs before all are valid).
+    `base` replaces the spec's base params file (the same sweep on another corpus)."""
     p = resolve(path)
     if not p.is_file():
         raise ParamsError(f"{p}: ablation file not found")
@@ -113,21 +113,23 @@ def load_ablation(path: str | Path) -> Ablation:
     for nb in spec.notebooks:
         if not (folder / f"{nb}.ipynb").is_file():
             raise ParamsError(f"{p}: notebooks: no notebook {nb}.ipynb in {folder}")
-    base = load_params(resolve(spec.base))
+    if base is not None:
+        spec = spec.model_copy(update={"base": base})
+    base_params = load_params(resolve(spec.base))
     variants = []
     for combo in itertools.product(*spec.grid.values()):
         overrides = dict(zip(keys, combo, strict=True))
         for key, value in overrides.items():
             try:
-                base.with_overrides({key: value})
+                base_params.with_overrides({key: value})
             except ParamsError as exc:
                 raise ParamsError(f"{p}: grid.{key}={value!r}: {exc}") from None
         try:
-            base.with_overrides(overrides)
+            base_params.with_overrides(overrides)
         except ParamsError as exc:
             raise ParamsError(f"{p}: variant {overrides}: {exc}") from None
         variants.append(Variant(variant_name(overrides, keys), overrides))
-    return Ablation(p.stem, p, spec, base, variants)
+    return Ablation(p.stem, p, spec, base_params, variants)
 
 
 def variant_done(folder: Path) -> bool:
@@ -169,18 +171,19 @@ def run_variant(ab: Ablation, v: Variant, folder: Path, extra: dict[str, Any]) -
 
 def run_ablation(path: str | Path, jobs: int = 1, force: bool = False, extra: dict[str, Any] | None = None,
                  out_root: Path | None = None, report: bool = True, progress: bool = True,
-                 log=print) -> AblationRun:
+                 log=print, base: str | None = None) -> AblationRun:
     """Run every variant (skipping completed ones unless `force`), then render the report.
 
     `extra` overrides apply to every variant without naming it (the benchmark points the
     artifact cache at a scratch folder this way)."""
     from tqdm.auto import tqdm
 
-    ab = load_ablation(path)
+    ab = load_ablation(path, base)
     extra = extra or {}
     out = out_root or resolve(ab.base.with_overrides(extra).paths.ablations) / ab.name
     out.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(ab.path, out / SPEC)
+    # the spec as run (its base may have been replaced by --params)
+    (out / SPEC).write_text(yaml.safe_dump(ab.spec.model_dump(mode="json"), sort_keys=False), encoding="utf-8")
     write_json_atomic(out / "variants.json", {"variants": [{"name": v.name, "overrides": v.overrides}
                                                             for v in ab.variants]})  # grid order
     result = AblationRun(out)

@@ -14,8 +14,9 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citerag.build.corpus import load_manifest
 from citerag.core.artifacts import write_jsonl
-from citerag.core.params import Params
+from citerag.core.params import Params, load_params
 from citerag.core.paths import resolve
 from citerag.experiments.evalset import load_conversations, load_questions
 from citerag.experiments.metrics import (
@@ -43,9 +44,10 @@ class EvalReport:
     conversation_rows: list[dict]
     index: dict[str, object]              # stage hashes and whether each was reused
     seconds: dict[str, float] = field(default_factory=dict)
+    corpus: str = ""                      # the manifest's name
 
     def hybrid(self) -> dict:
-        return next(r for r in self.retrieval if r["retriever"] == "hybrid")
+        return next((r for r in self.retrieval if r["retriever"] == "hybrid"), {})
 
     def sections(self) -> dict[str, dict]:
         """The summary sections (flattened to `section.metric` when written)."""
@@ -67,6 +69,9 @@ class EvalReport:
 
 
 def evaluate_params(params: Params, conversations: bool = True, log=print) -> EvalReport:
+    """Build (or reuse) the index for `params` and measure everything its labeled sets allow.
+    A corpus without a question set still reports its build and the answers to its profile's
+    example questions are left to 05; metrics that need labels are absent, not zero."""
     from citerag.agent.workflow import Agent
     from citerag.build.pipeline import build_all
     from citerag.conversation.engine import ChatEngine
@@ -81,31 +86,37 @@ def evaluate_params(params: Params, conversations: bool = True, log=print) -> Ev
              # build-time facts (what the index stage embedded when it was built) stay in its manifest
              **{k: v for k, v in stages["index"].counts.items() if k in ("chunks", "dim")}}
     store = load_store(params)
-    items = load_questions(resolve(params.eval.questions))
+    items = load_questions(resolve(params.eval.questions)) if params.eval.questions else []
 
-    t0 = time.perf_counter()
-    runs = evaluate_retrievers(params, items, baseline=False)
-    retrieval = metrics_table(runs, items)
-    by_q = {r["qid"]: r for r in per_question(runs["hybrid"].runs, items)}
-    t["retrieval_s"] = round(time.perf_counter() - t0, 2)
+    retrieval: list[dict] = []
+    rows: list[dict] = []
+    ragas = RagasResult({}, {}, ["no labeled questions for this corpus (eval.questions is unset)"])
+    if items:
+        t0 = time.perf_counter()
+        runs = evaluate_retrievers(params, items, baseline=False)
+        retrieval = metrics_table(runs, items)
+        by_q = {r["qid"]: r for r in per_question(runs["hybrid"].runs, items)}
+        t["retrieval_s"] = round(time.perf_counter() - t0, 2)
 
-    t0 = time.perf_counter()
-    agent = Agent(store, params)
-    results = [agent.run(it.question) for it in items]
-    rows = answer_rows(results, items)
-    t["answers_s"] = round(time.perf_counter() - t0, 2)
+        t0 = time.perf_counter()
+        agent = Agent(store, params)
+        results = [agent.run(it.question) for it in items]
+        rows = answer_rows(results, items)
+        t["answers_s"] = round(time.perf_counter() - t0, 2)
 
-    t0 = time.perf_counter()
-    ragas = evaluate_ragas(rows, items, store, params)
-    t["ragas_s"] = round(time.perf_counter() - t0, 2)
-    for row in rows:
-        ret = by_q.get(row["qid"], {})
-        row.update({f"retrieval_{k}": v for k, v in ret.items() if k not in ("qid", "type")})
-        row.update({f"ragas_{k}": v for k, v in ragas.per_question.get(row["qid"], {}).items()})
+        t0 = time.perf_counter()
+        ragas = evaluate_ragas(rows, items, store, params)
+        t["ragas_s"] = round(time.perf_counter() - t0, 2)
+        for row in rows:
+            ret = by_q.get(row["qid"], {})
+            row.update({f"retrieval_{k}": v for k, v in ret.items() if k not in ("qid", "type")})
+            row.update({f"ragas_{k}": v for k, v in ragas.per_question.get(row["qid"], {}).items()})
+    else:
+        agent = Agent(store, params)
 
     conv_metrics: dict[str, float] = {}
     conv_rows: list[dict] = []
-    if conversations:
+    if conversations and params.eval.conversations:
         t0 = time.perf_counter()
         with tempfile.TemporaryDirectory() as tmp:  # eval threads never mix with a user's memory
             chat_params = params.with_overrides({"agent.conversational": True,
@@ -115,4 +126,44 @@ def evaluate_params(params: Params, conversations: bool = True, log=print) -> Ev
                                           f"eval-{uuid.uuid4().hex[:8]}")
         conv_metrics = conversation_metrics(conv_rows)
         t["conversation_s"] = round(time.perf_counter() - t0, 2)
-    return EvalReport(retrieval, answer_metrics(rows), rows, ragas, conv_metrics, conv_rows, index, t)
+    return EvalReport(retrieval, answer_metrics(rows) if rows else {}, rows, ragas, conv_metrics, conv_rows, index, t,
+                      corpus=load_manifest(params.corpus.manifest).name)
+
+
+def companion_params(params: Params, overrides: dict | None) -> list[tuple[str, Params]]:
+    """(params file, params) of each corpus in `eval.also`, with the run's overrides applied, so
+    a variant is measured the same way on every corpus."""
+    out = []
+    for path in params.eval.also:
+        other = load_params(resolve(path))
+        if overrides:
+            other = other.with_overrides({k: v for k, v in overrides.items() if not k.startswith("eval.also")})
+        out.append((path, other.with_overrides({"eval.also": []})))
+    return out
+
+
+def evaluate_corpora(params: Params, overrides: dict | None = None, conversations: bool = True
+                     ) -> dict[str, EvalReport]:
+    """This params' corpus first, then each corpus of `eval.also`: corpus name → report."""
+    reports = {}
+    for p in [params.with_overrides({"eval.also": []}), *(o for _, o in companion_params(params, overrides))]:
+        rep = evaluate_params(p, conversations=conversations)
+        reports[rep.corpus] = rep
+    return reports
+
+
+def write_reports(reports: dict[str, EvalReport], run_dir: str | Path | None) -> None:
+    """The first corpus's sections unprefixed (the run's own corpus), every corpus also under
+    `corpora.<name>.…`, and per-question rows of all of them (with a `corpus` column)."""
+    if not run_dir:
+        return
+    names = list(reports)
+    first = reports[names[0]]
+    for name, data in first.sections().items():
+        record_summary(run_dir, name, data)
+    for corpus, rep in reports.items():
+        for name, data in rep.sections().items():
+            if name != "eval_seconds":
+                record_summary(run_dir, f"corpora.{corpus}.{name}", data)
+    rows = [{"corpus": c, **r} for c, rep in reports.items() for r in rep.rows]
+    write_jsonl(Path(run_dir) / PER_QUESTION, rows, sort_keys=False)

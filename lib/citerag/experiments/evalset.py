@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 QuestionType = Literal[
-    "definition", "algorithm", "parameter", "policy", "procedure", "compare", "unanswerable"
+    "definition", "algorithm", "parameter", "policy", "procedure", "compare", "overview", "unanswerable"
 ]
 
 

@@ -155,6 +155,9 @@ def conversation_rows(rows: list[dict]) -> pd.DataFrame:
 
 def eval_tables(report) -> dict[str, pd.DataFrame]:
     """06_eval's tables: retrievers, answer metrics by question type, ragas by type."""
+    if not report.rows:
+        empty = pd.DataFrame()
+        return {"retrieval": empty, "by_type": empty, "ragas": empty}
     rows = pd.DataFrame(report.rows)
     ans = rows[rows["answerable"]]
     by_type = ans.groupby("type").agg(questions=("qid", "count"), must_contain=("must_ok", "mean"),
@@ -170,6 +173,8 @@ def plot_eval(report):
     import matplotlib.pyplot as plt
 
     tables = eval_tables(report)
+    if tables["by_type"].empty:
+        return None
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
     tables["by_type"][["must_contain", "citation_precision"]].plot.bar(ax=axes[0], ylim=(0, 1.05), rot=30)
     axes[0].set_title("answers by question type")
@@ -178,3 +183,99 @@ def plot_eval(report):
     axes[1].set_title("latency per question (ms)")
     fig.tight_layout()
     return fig
+
+
+# -- what a notebook shows, for any corpus ------------------------------------------------------
+# The profile's examples when it has them, else picks from the corpus's own eval set and titles,
+# so every notebook runs on a folder of PDFs nobody has looked at.
+
+def profile(params: Params):
+    from citerag.build.profile import load_profile
+
+    return load_profile(params.corpus.manifest)
+
+
+def corpus_name(params: Params) -> str:
+    from citerag.build.corpus import load_manifest
+
+    return load_manifest(params.corpus.manifest).name
+
+
+def example_page(pages, params: Params):
+    """The profile's example page, else the page with the most table rows (then the longest)."""
+    ex = profile(params).examples.page
+    if ex is not None:
+        found = next((p for p in pages if p.doc_id == ex.doc_id and p.page == ex.page), None)
+        if found is not None:
+            return found
+    return max(pages, key=lambda p: (p.text.count("\n|"), len(p.text), -p.page)) if pages else None
+
+
+def example_text(params: Params, chunks) -> str:
+    """A line to show the tokenizer on: the profile's, else the corpus line with most identifiers."""
+    from citerag.text.patterns import identifiers
+
+    ex = profile(params).examples.tokenize
+    if ex:
+        return ex
+    lines = (ln.strip() for c in chunks[:200] for ln in c.text.split("\n") if 20 <= len(ln.strip()) <= 120)
+    return max(lines, key=lambda ln: (len(identifiers(ln)), -len(ln)), default="")
+
+
+def _eval_items(params: Params):
+    from citerag.experiments.evalset import load_questions
+
+    return load_questions(resolve(params.eval.questions)) if params.eval.questions else []
+
+
+def example_questions(params: Params, n: int = 5) -> list[str]:
+    """The profile's examples, else one eval question per type (an unanswerable last), else one
+    overview question per document title."""
+    ex = profile(params).examples.agent
+    if ex:
+        return list(ex)
+    items = _eval_items(params)
+    if items:
+        picked, types = [], []
+        for it in items:
+            if it.answerable and it.type not in types and len(picked) < n - 1:
+                picked.append(it.question)
+                types.append(it.type)
+        picked += [it.question for it in items if not it.answerable][:1]
+        return picked
+    from citerag.build.corpus import load_manifest
+
+    return [f"What is {d.title} about?" for d in load_manifest(params.corpus.manifest).documents][:n]
+
+
+def example_question(params: Params) -> str:
+    return profile(params).examples.retrieve or example_questions(params, 1)[0]
+
+
+def example_conversation(params: Params) -> list[str]:
+    """The profile's thread, else the first eval conversation's turns, else a generic follow-up."""
+    ex = profile(params).examples.conversation
+    if ex:
+        return list(ex)
+    if params.eval.conversations:
+        from citerag.experiments.evalset import load_conversations
+
+        convs = load_conversations(resolve(params.eval.conversations))
+        if convs:
+            return [t.user for t in convs[0].turns]
+    first = example_questions(params, 1)[0]
+    return [first, "and what does it say about installation?", "help me with the document"]
+
+
+def corpora_table(reports: dict) -> pd.DataFrame:
+    """06: the headline figures of every corpus side by side (absent figures stay empty)."""
+    rows = {}
+    for corpus, rep in reports.items():
+        h, a, c = rep.hybrid(), rep.answers, rep.conversation
+        rows[corpus] = {
+            "questions": a.get("questions"), "R@8": h.get("recall@8"), "MRR@8": h.get("mrr@8"),
+            "must_contain": a.get("must_contain"), "unanswerable_refused": a.get("unanswerable_refused"),
+            "answerable_refused": a.get("answerable_refused"), "citation_precision": a.get("citation_precision"),
+            "conv_turns": c.get("turns"), "conv_must_contain": c.get("must_contain"),
+        }
+    return pd.DataFrame(rows).T

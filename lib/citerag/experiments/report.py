@@ -37,6 +37,25 @@ REPORT_METRICS: list[tuple[str, str]] = [
 ]
 
 
+# per-corpus columns (summary keys `corpora.<name>.<key>`): every corpus side by side
+CORPUS_METRICS: list[tuple[str, str]] = [
+    ("retrieval.recall@8", "recall@8"), ("retrieval.mrr@8", "mrr@8"), ("answers.must_contain", "must_contain"),
+    ("answers.unanswerable_refused", "unanswerable refused"), ("answers.answerable_refused", "answerable refused"),
+]
+
+
+def corpus_columns(summaries: list[dict]) -> list[tuple[str, str]]:
+    """(summary key, label) for every corpus any variant measured, in first-seen order."""
+    names: list[str] = []
+    for s in summaries:
+        for key in s:
+            if key.startswith("corpora."):
+                name = key.split(".")[1]
+                if name not in names:
+                    names.append(name)
+    return [(f"corpora.{n}.{k}", f"{n}: {label}") for n in names for k, label in CORPUS_METRICS]
+
+
 def load_runs(ablation_dir: str | Path) -> tuple[dict, pd.DataFrame]:
     """(spec, one row per variant: swept params, status, seconds, every report metric)."""
     import yaml
@@ -44,16 +63,21 @@ def load_runs(ablation_dir: str | Path) -> tuple[dict, pd.DataFrame]:
     folder = Path(ablation_dir)
     spec = yaml.safe_load((folder / "ablation.yaml").read_text(encoding="utf-8"))
     variants = json.loads((folder / "variants.json").read_text(encoding="utf-8"))["variants"]
-    rows = []
+    loaded = []
     for v in variants:  # grid order
-        name, overrides = v["name"], v["overrides"]
+        name = v["name"]
         status_path = folder / name / "status.json"
         status = json.loads(status_path.read_text(encoding="utf-8")) if status_path.is_file() else {}
         summary_path = folder / name / SUMMARY
         summary = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.is_file() else {}
+        loaded.append((v, status, summary))
+    extra = corpus_columns([s for _, _, s in loaded])
+    rows = []
+    for v, status, summary in loaded:
+        name, overrides = v["name"], v["overrides"]
         row = {"variant": name, **overrides, "status": status.get("status", "missing"),
                "seconds": status.get("seconds"), "error": status.get("error", "")}
-        for key, label in REPORT_METRICS:
+        for key, label in [*REPORT_METRICS, *extra]:
             value = summary.get(key) if status.get("status") == "ok" else None
             row[label] = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
         rows.append(row)
@@ -62,7 +86,9 @@ def load_runs(ablation_dir: str | Path) -> tuple[dict, pd.DataFrame]:
 
 def metric_table(df: pd.DataFrame, spec: dict) -> pd.DataFrame:
     """Variant × metric, in the fixed column order."""
-    cols = ["variant", *spec["grid"], "status", *(label for _, label in REPORT_METRICS)]
+    labels = [label for _, label in REPORT_METRICS]
+    per_corpus = [c for c in df.columns if ": " in str(c) and c not in labels]
+    cols = ["variant", *spec["grid"], "status", *labels, *per_corpus]
     return df[cols].set_index("variant").round(4)
 
 

@@ -1,22 +1,26 @@
-"""Query analysis: identifiers, anchors, intent (mode) and deterministic variants.
+"""Query analysis: identifiers, anchors, intent (mode), named documents and variants.
 
-Everything here is a pure function of the query text and the corpus glossary,
-so the same question always produces the same variants and features.
+Everything here is a pure function of the query text and the corpus knowledge
+(mined glossary, document mentions, the profile's member aliases), so the same
+question always produces the same variants and features.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from citerag.text.patterns import identifiers
 from citerag.text.tokenize import STOPWORDS, stem
+
+if TYPE_CHECKING:
+    from citerag.build.knowledge import CorpusKnowledge
+
+__all__ = ["MODES", "QueryAnalysis", "analyse", "content_words", "detect_mode", "identifiers"]
 
 MODES = ("definition", "algorithm", "parameter", "compare", "policy", "procedure", "general")
 
-# Technical identifiers: contain a digit, a hyphen/dot between letters, or are all-caps acronyms.
-_IDENT = re.compile(
-    r"\b(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-._][A-Za-z0-9]+)*|[A-Za-z]+\d+[A-Za-z0-9]*|\d+-\d+|[A-Z]{2,}[a-z]?)\b"
-)
 _ANCHOR = re.compile(
     r"\b(Algorithm|Table|Section|Appendix|Figure|Definition|Example|Theorem)\s+([A-Z]?\d+(?:\.\d+)*|[A-Z])\b", re.I)
 # The thing a definition question asks about: "What is a decapsulation key in a KEM?" → "decapsulation key".
@@ -26,18 +30,6 @@ _SUBJECT = re.compile(
     r"|^(?:define|definition\s+of|meaning\s+of)\s+(?:an?\s+|the\s+)?(.+?)\s*\??$"
     r"|\bdefines?\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
-# A parameter-set name: a scheme name ending in a number (ML-KEM-768, SLH-DSA-SHA2-128s, hqc-128).
-PARAM_SET = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-\d+[A-Za-z]?$")
-_DOC_MENTION = re.compile(r"\b(FIPS|SP|IR)\s*(\d{3,4}(?:-\d+)?)", re.I)
-
-# Operation aliases: "ML-KEM.KeyGen" <-> "ML-KEM key generation" (and friends).
-_OPS = {
-    "KeyGen": "key generation", "Encaps": "encapsulation", "Decaps": "decapsulation",
-    "Sign": "signing", "Verify": "verification", "Encrypt": "encryption", "Decrypt": "decryption",
-}
-_SCHEME = r"(ML-KEM|ML-DSA|SLH-DSA|K-PKE|HashML-DSA|KEM)"
-_OP_DOTTED = re.compile(_SCHEME + r"\s*\.\s*(" + "|".join(_OPS) + r")\b", re.I)
-_OP_WORDS = re.compile(_SCHEME + r"\s+(" + "|".join(_OPS.values()) + r")\b", re.I)
 
 _MODE_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("compare", re.compile(r"\b(compare|comparison|differences?|differ|versus|vs\.?|smaller|larger)\b", re.I)),
@@ -58,9 +50,10 @@ class QueryAnalysis:
     identifiers: tuple[str, ...]
     anchors: tuple[str, ...]  # normalised, e.g. "algorithm 19"
     content_words: tuple[str, ...]
-    doc_mentions: tuple[str, ...]  # e.g. "fips 204"
+    doc_mentions: tuple[str, ...]  # the text naming a document, e.g. "FIPS 204"
     variants: tuple[str, ...] = field(default=())
     subject: str | None = None  # what a definition question asks about
+    docs: tuple[str, ...] = ()  # doc ids the question names
 
 
 def detect_mode(text: str) -> str:
@@ -78,19 +71,6 @@ def definition_subject(text: str) -> str | None:
     return subject if 0 < len(subject) <= 60 else None
 
 
-def identifiers(text: str) -> list[str]:
-    """Technical identifiers in order of appearance, de-duplicated (case-insensitive)."""
-    seen, out = set(), []
-    for m in _IDENT.finditer(text):
-        tok = m.group(0).strip(".")
-        key = tok.lower()
-        if key in seen or key in STOPWORDS or len(tok) < 2:
-            continue
-        seen.add(key)
-        out.append(tok)
-    return out
-
-
 def anchors(text: str) -> list[str]:
     return [f"{m.group(1).lower()} {m.group(2).lower()}" for m in _ANCHOR.finditer(text)]
 
@@ -99,19 +79,21 @@ def content_words(text: str) -> list[str]:
     return [stem(w.lower()) for w in _WORD.findall(text) if w.lower() not in STOPWORDS and len(w) > 1]
 
 
-def operation_variants(text: str) -> list[str]:
-    """`ML-KEM.KeyGen` ⇄ `ML-KEM key generation` in both directions."""
+def operation_variants(text: str, operations: dict[str, str], qualifiers: list[str]) -> list[str]:
+    """`Name.Member` ⇄ `Name member words` in both directions, for the profile's members."""
+    if not operations or not qualifiers:
+        return []
+    names = "(" + "|".join(re.escape(q) for q in sorted(qualifiers, key=len, reverse=True)) + ")"
+    dotted = re.compile(names + r"\s*\.\s*(" + "|".join(map(re.escape, operations)) + r")\b", re.I)
+    worded = re.compile(names + r"\s+(" + "|".join(map(re.escape, operations.values())) + r")\b", re.I)
+    canon = {k.lower(): k for k in operations}
+    inverse = {v.lower(): k for k, v in operations.items()}
     out = []
-    if _OP_DOTTED.search(text):
-        out.append(_OP_DOTTED.sub(lambda m: f"{m.group(1)} {_OPS[_canon_op(m.group(2))]}", text))
-    if _OP_WORDS.search(text):
-        inverse = {v: k for k, v in _OPS.items()}
-        out.append(_OP_WORDS.sub(lambda m: f"{m.group(1)}.{inverse[m.group(2).lower()]}", text))
+    if dotted.search(text):
+        out.append(dotted.sub(lambda m: f"{m.group(1)} {operations[canon[m.group(2).lower()]]}", text))
+    if worded.search(text):
+        out.append(worded.sub(lambda m: f"{m.group(1)}.{inverse[m.group(2).lower()]}", text))
     return out
-
-
-def _canon_op(op: str) -> str:
-    return next(k for k in _OPS if k.lower() == op.lower())
 
 
 def acronym_variants(text: str, glossary: dict[str, str]) -> list[str]:
@@ -130,71 +112,35 @@ def anchor_variants(text: str) -> list[str]:
     return [f"{m.group(1).title()} {m.group(2)}" for m in _ANCHOR.finditer(text)]
 
 
-def analyse(text: str, glossary: dict[str, str] | None = None, mode_hint: str | None = None,
-            max_variants: int = 4) -> QueryAnalysis:
+def analyse(text: str, knowledge: CorpusKnowledge | None = None, mode_hint: str | None = None,
+            max_variants: int = 4, acronyms: bool = True) -> QueryAnalysis:
+    """Mode, identifiers, anchors, the documents named, and deterministic variants (member
+    aliases from the profile, `Algorithm N` alone, acronym ⇄ expansion from the corpus)."""
     if mode_hint is not None and mode_hint not in MODES:
         raise ValueError(f"mode_hint: {mode_hint!r} is not one of {', '.join(MODES)}")
     mode = mode_hint or detect_mode(text)
     subject = definition_subject(text)
     if subject is None and mode == "definition" and len(text.split()) <= 6:
         subject = text.strip(" ?")  # a bare term asked for its definition
-    variants: list[str] = []
-    for v in operation_variants(text) + anchor_variants(text) + acronym_variants(text, glossary or {}):
-        if v != text and v not in variants:
-            variants.append(v)
+    cands: list[str] = []
+    if knowledge is not None:
+        cands += operation_variants(text, knowledge.profile.operations, knowledge.profile.qualifiers)
+    cands += anchor_variants(text)
+    if knowledge is not None and acronyms:
+        cands += acronym_variants(text, knowledge.acronyms)
+    found: list[str] = []
+    for v in cands:
+        if v != text and v not in found:
+            found.append(v)
+    mentions = knowledge.doc_mentions(text) if knowledge is not None else []
     return QueryAnalysis(
         text=text,
         mode=mode,
         identifiers=tuple(identifiers(text)),
         anchors=tuple(anchors(text)),
         content_words=tuple(dict.fromkeys(content_words(text))),
-        doc_mentions=tuple(f"{m.group(1).lower()} {m.group(2)}" for m in _DOC_MENTION.finditer(text)),
-        variants=tuple(variants[:max_variants]),
+        doc_mentions=tuple(m for m, _ in mentions),
+        variants=tuple(found[:max_variants]),
         subject=subject,
+        docs=tuple(dict.fromkeys(d for _, d in mentions)),
     )
-
-
-# -- corpus glossary ----------------------------------------------------------------------
-
-_ACR = re.compile(r"^[A-Z][A-Za-z0-9-]{1,11}$")
-_PAREN = re.compile(r"\b((?:[A-Za-z][\w-]*\s+){0,6}[A-Za-z][\w-]*)\s+\(([A-Z][A-Za-z0-9-]{1,11})\)")
-
-
-_SMALL = frozenset({"of", "for", "and", "the", "with", "under", "on", "to", "a", "an", "in", "by"})
-
-
-def _initials_match(acr: str, expansion: str) -> bool:
-    """Does the expansion spell the acronym? Letters in order across its words, the first
-    word starting with the first letter, and no more significant words than letters."""
-    letters = [c for c in acr.lower() if c.isalpha()]
-    words = re.findall(r"[A-Za-z]+", expansion)
-    significant = [w for w in words if w.lower() not in _SMALL]
-    if sum(c.isupper() for c in acr) < 2 or not letters or not significant:
-        return False
-    if letters[0] not in words[0][:2].lower() or len(significant) > len(letters):
-        return False
-    i = 0
-    for ch in "".join(w.lower() for w in words):
-        if i < len(letters) and ch == letters[i]:
-            i += 1
-    return i == len(letters)
-
-
-def mine_acronyms(chunks) -> dict[str, str]:
-    """Acronym → expansion from glossary tables ("XOF | eXtendable-Output Function") and
-    in-text definitions ("Key-Encapsulation Mechanism (KEM)"); first well-formed one wins."""
-    found: dict[str, str] = {}
-    for c in chunks:
-        for line in c.text.split("\n"):
-            cells = [x.strip() for x in line.split(" | ")]
-            if len(cells) == 2 and _ACR.match(cells[0]) and 3 < len(cells[1]) < 80 \
-                    and _initials_match(cells[0], cells[1]):
-                found.setdefault(cells[0], cells[1])
-        for m in _PAREN.finditer(c.text):
-            acr, words = m.group(2), m.group(1).split()
-            for n in range(1, len(words) + 1):  # shortest tail of the phrase that spells it
-                cand = " ".join(words[-n:])
-                if _initials_match(acr, cand) and cand[0].isupper():
-                    found.setdefault(acr, cand)
-                    break
-    return found

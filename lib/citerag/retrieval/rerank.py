@@ -2,7 +2,7 @@
 
 No cross-encoder with weights bundled in a PyPI package runs offline here, so
 the reranker is a linear score over features that matter for technical
-standards: exact identifiers (`ML-KEM-768` is not `ML-KEM-512`), phrases,
+documents: exact identifiers (`ML-KEM-768` is not `ML-KEM-512`), phrases,
 headings, defining occurrences of `Algorithm N`/`Table N`, the query's mode,
 the document it names, and a penalty for contents lists and references.
 Each feature is in [0, 1] and recorded per hit, so a ranking can be explained.
@@ -56,17 +56,12 @@ def _has_token(text_lower: str, token: str) -> bool:
     return _token_re(token).search(text_lower) is not None
 
 
-def doc_hints(q: QueryAnalysis, doc_ids: list[str], scheme_docs: dict[str, str]) -> dict[str, float]:
-    """Documents the query names (1.0) or implies through a scheme name (0.3)."""
-    hints: dict[str, float] = {}
-    for mention in q.doc_mentions:
-        kind, num = mention.split()
-        for d in doc_ids:
-            if f"{kind.upper()}.{num}" in d:
-                hints[d] = 1.0
+def doc_hints(q: QueryAnalysis, name_docs: dict[str, str]) -> dict[str, float]:
+    """Documents the query names (1.0) or implies through a name the document defines (0.3)."""
+    hints: dict[str, float] = dict.fromkeys(q.docs, 1.0)
     for ident in q.identifiers:
-        for scheme, doc in scheme_docs.items():
-            if ident.upper().startswith(scheme.upper()) and doc not in hints:
+        for name, doc in name_docs.items():
+            if ident.upper().startswith(name.upper()) and doc not in hints:
                 hints[doc] = 0.3
     return hints
 

@@ -6,7 +6,6 @@ never retrieved, lost in fusion, or demoted by the reranker.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,7 +87,6 @@ class Retriever:
 
     def __init__(self, store: IndexStore, params: RetrieveParams) -> None:
         self.store, self.p = store, params
-        self._scheme_docs = _scheme_docs(store.titles)
         self._tiebreak = {c.chunk_id: (c.doc_id, c.start_page, c.chunk_id) for c in store.chunks}
 
     # -- single rankings --------------------------------------------------------------
@@ -120,7 +118,7 @@ class Retriever:
                mode_hint: str | None = None) -> RetrievalResult:
         p = self.p
         k = k or p.k
-        qa = analyse(query, self.store.glossary if p.variants else None, mode_hint, p.max_variants)
+        qa = analyse(query, self.store.knowledge, mode_hint, p.max_variants, acronyms=p.variants)
         allowed = self._allowed(filters)
         rankings: dict[str, list[str]] = {}
         qvec = None
@@ -146,7 +144,7 @@ class Retriever:
             pos = self.store.position
             sims = self.store.vectors[[pos[c] for c in pool]] @ qvec
             best = fused[pool[0]]
-            hints = rerank.doc_hints(qa, self.store.doc_ids, self._scheme_docs)
+            hints = rerank.doc_hints(qa, self.store.knowledge.name_docs)
             final_scores = {}
             for cid, sim in zip(pool, sims):
                 f = rerank.features(qa, self.store.by_id[cid], fused[cid] / best, float(sim), hints)
@@ -165,12 +163,3 @@ class Retriever:
                             {name: pos.get(cid) for name, pos in stage_pos.items()}, feats.get(cid, {})))
         return RetrievalResult(query, qa, hits, rankings)
 
-
-def _scheme_docs(titles: dict[str, str]) -> dict[str, str]:
-    """Scheme name → document, from titles like "… Standard (ML-KEM)"."""
-    out = {}
-    for doc, title in titles.items():
-        m = re.search(r"\(([A-Z][A-Z0-9-]+)\)\s*$", title)
-        if m:
-            out[m.group(1)] = doc
-    return out

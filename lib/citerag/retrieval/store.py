@@ -1,7 +1,9 @@
-"""The built index, loaded once: chunks, Chroma collection, vectors, BM25, embedder.
+"""The built index, opened once: chunks, Chroma collection, vectors, BM25, embedder, knowledge.
 
-Loading goes through `pipeline.build_all`, so asking for a store with params
-whose artifacts do not exist yet builds them (and reuses whatever exists).
+Serving opens what a build command built (`citerag index`, notebooks 01–03,
+ablation pre-builds); it never builds. Params whose artifacts are missing or
+stale (the manifest, profile, params or code changed) get one line naming the
+command that builds them, and nothing is written.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from citerag.build.chunk import Chunk
 from citerag.build.index import chroma
 from citerag.build.index.bm25 import BM25Index
 from citerag.build.index.embed import Embedder
-from citerag.build.pipeline import StageResult, build_all, doc_titles, index_text, load_chunks
+from citerag.build.knowledge import CorpusKnowledge
+from citerag.build.pipeline import StageResult, index_text, load_chunks, load_knowledge, open_stages
 from citerag.core.artifacts import read_jsonl
 from citerag.core.params import Params
 
@@ -28,8 +31,12 @@ class IndexStore:
     collection: object  # chromadb.Collection
     bm25: BM25Index
     embedder: Embedder
-    titles: dict[str, str]
+    knowledge: CorpusKnowledge
     stages: dict[str, StageResult] = field(default_factory=dict)
+
+    @property
+    def titles(self) -> dict[str, str]:
+        return self.knowledge.titles
 
     @cached_property
     def by_id(self) -> dict[str, Chunk]:
@@ -43,13 +50,6 @@ class IndexStore:
     def doc_ids(self) -> list[str]:
         return sorted({c.doc_id for c in self.chunks})
 
-    @cached_property
-    def glossary(self) -> dict[str, str]:
-        """Acronym → expansion, mined from the corpus's own glossaries and "Expansion (ACR)" text."""
-        from citerag.retrieval.query import mine_acronyms
-
-        return mine_acronyms(self.chunks)
-
     def index_text(self, chunk: Chunk) -> str:
         return index_text(chunk, self.titles, self.params.embed.prefix_headings)
 
@@ -57,12 +57,14 @@ class IndexStore:
 _STORES: dict[str, IndexStore] = {}
 
 
-def load_store(params: Params, log=lambda _m: None) -> IndexStore:
-    """The store for these params (built if needed), cached per index artifact in-process."""
-    stages = build_all(params, log=log, progress=False)
+def load_store(params: Params, params_hint: str = "PARAMS") -> IndexStore:
+    """The store for these params, opened from built artifacts and cached in-process.
+    Raises `NotBuiltError` (naming `citerag index --params <params_hint>`) when not built."""
+    stages = open_stages(params, params_hint)
     index = stages["index"]
-    if index.digest in _STORES:
-        return _STORES[index.digest]
+    key = f"{index.digest}:{stages['knowledge'].digest}"
+    if key in _STORES:
+        return _STORES[key]
     chunks = load_chunks(stages["chunk"])
     coll = chroma.open_collection(index.dir / "chroma", params.index.collection)
     got = coll.get(include=["embeddings"])
@@ -72,6 +74,6 @@ def load_store(params: Params, log=lambda _m: None) -> IndexStore:
     bm25 = BM25Index([c.chunk_id for c in chunks], [tokens[c.chunk_id] for c in chunks],
                      params.index.bm25_k1, params.index.bm25_b, params.index.bm25_stem)
     store = IndexStore(params, chunks, vectors, coll, bm25, Embedder(params.embed, cache_dir=params.paths.cache),
-                       doc_titles(params), stages)
-    _STORES[index.digest] = store
+                       load_knowledge(stages["knowledge"]), stages)
+    _STORES[key] = store
     return store

@@ -1,15 +1,63 @@
-"""Patterns for the structure of standards text, defined once and shared.
+"""Patterns for the structure of technical documents, defined once and shared.
 
-Chunking, answering and reranking all need to recognise the same things: an
-algorithm's title line, its numbered steps, a table caption, and the dot
-leaders of contents lists.
+Chunking, cleaning, answering and reranking all need to recognise the same
+things: an algorithm's title line, its numbered steps, a table caption, the
+dot leaders of contents lists, and the shapes of technical identifiers.
+None of them names a corpus's things; they describe document structure.
 """
 
 from __future__ import annotations
 
 import re
 
+from citerag.text.tokenize import STOPWORDS
+
 ALGORITHM_TITLE = re.compile(r"^(?:#+\s*)?Algorithm\s+(\d+)\b(.*)")  # (.*): rest of the first line
 STEP_LINE = re.compile(r"^(\d{1,2}): ")
 TABLE_CAPTION = re.compile(r"^Table\s+\d+[.:]")
 DOT_LEADER = re.compile(r"(?:\.\s){4,}|\.{5,}")
+
+# Pseudocode inside a numbered step: an assignment arrow, `:=`, or a control keyword that opens
+# the step. Numbered console output ("1: In foo(-1) : value out of range") has none of them.
+_PSEUDOCODE = re.compile(r"←|:=|^\d{1,2}:\s+(?:for|if|else|end|while|return|repeat|until|do)\b", re.I)
+
+
+def is_step_block(lines: list[str]) -> bool:
+    """Numbered lines that are algorithm steps: every line `N: …` and at least one of them
+    pseudocode. Numbered warnings, logs and lists are left as prose."""
+    return bool(lines) and all(STEP_LINE.match(ln) for ln in lines) and any(_PSEUDOCODE.search(ln) for ln in lines)
+
+
+def has_pseudocode(text: str) -> bool:
+    return any(_PSEUDOCODE.search(ln) for ln in text.split("\n")) or "←" in text
+
+
+# `NAME-<number>`: a member of a numbered family (ML-KEM-768, SLH-DSA-SHA2-128s, hqc-128) when the
+# corpus has several members of NAME; a lone UTF-8 or x86-64 matches the shape but is no family.
+NUMBERED_VARIANT = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*)-(\d+[A-Za-z]?)(?![\w-])")
+
+# A qualified member: `Name.Member` (ML-KEM.KeyGen, canvas.drawString), not "e.g." or "v1.2".
+QUALIFIED_NAME = re.compile(r"(?<![\w.-])([A-Za-z][\w-]*[A-Za-z0-9])\.([A-Za-z_][A-Za-z0-9_]+)(?![\w-])")
+
+# Extraction spacing inside a qualified name: "ML-KEM .KeyGen" → "ML-KEM.KeyGen". Only a member
+# starting with a capital after a name holding a capital is joined: "edit the .bashrc file",
+# ".gitignore" and "obj .method" stay as written.
+SPACED_MEMBER = re.compile(r"(?<![\w.-])([A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*[A-Za-z0-9)]) \.(?=[A-Z][a-z])")
+
+# Technical identifiers: contain a digit, a hyphen/dot between letters, or are all-caps acronyms.
+IDENTIFIER = re.compile(
+    r"\b(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-._][A-Za-z0-9]+)*|[A-Za-z]+\d+[A-Za-z0-9]*|\d+-\d+|[A-Z]{2,}[a-z]?)\b"
+)
+
+
+def identifiers(text: str) -> list[str]:
+    """Technical identifiers in order of appearance, de-duplicated (case-insensitive)."""
+    seen, out = set(), []
+    for m in IDENTIFIER.finditer(text):
+        tok = m.group(0).strip(".")
+        key = tok.lower()
+        if key in seen or key in STOPWORDS or len(tok) < 2:
+            continue
+        seen.add(key)
+        out.append(tok)
+    return out

@@ -32,9 +32,12 @@ class Scorer:
             self.weights[t] = self.weights.get(t, 1.0) * 3
         for a in qa.anchors:
             self.weights[a] = self.weights.get(a, 1.0) * 3
-        # A named document ("SP 800-227") says where to look, not what the answer says.
-        for mention in qa.doc_mentions:
-            for t in tokenize(mention):
+        # A document named by its number ("SP 800-227") says where to look, not what the answer
+        # says. A document named by name ("in Gri", "AMC") is also the topic, so it stays; and a
+        # question that names nothing else keeps its terms.
+        named = {t for mention in qa.doc_mentions if any(c.isdigit() for c in mention) for t in tokenize(mention)}
+        if any(t not in named for t in self.weights):
+            for t in named:
                 self.weights.pop(t, None)
         self.total = sum(self.weights.values()) or 1.0
 

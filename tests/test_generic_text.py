@@ -1,0 +1,66 @@
+"""Generic technical text: nothing a corpus's vocabulary taught the code may corrupt other corpora."""
+
+from citerag.build.chunk import page_blocks
+from citerag.build.clean import CleanPage, _tidy, split_algorithm_steps
+from citerag.build.knowledge import CorpusKnowledge, mine_families, mine_mentions
+from citerag.build.profile import CorpusProfile
+from citerag.conversation.decisions import specific_identifiers
+from citerag.text.patterns import is_step_block
+from citerag.text.tokenize import tokenize
+
+
+def test_leading_dot_names_are_not_glued_to_the_word_before():
+    assert _tidy("edit the .bashrc file") == "edit the .bashrc file"
+    assert _tidy("add build/ to .gitignore and source .profile") == "add build/ to .gitignore and source .profile"
+    assert _tidy("call obj .method after init") == "call obj .method after init"
+    # the extraction artefact the join exists for still joins
+    assert _tidy("run ML-KEM .KeyGen then K-PKE .Encrypt") == "run ML-KEM.KeyGen then K-PKE.Encrypt"
+
+
+def test_hyphenated_identifiers_stay_whole_and_are_no_family_alone():
+    for ident in ("x86-64", "UTF-8", "ISO-8859-1"):
+        assert _tidy(f"build for {ident} now") == f"build for {ident} now"
+        assert ident.lower() in tokenize(f"uses {ident} here")
+    lone = mine_families(["Compile for x86-64 and write UTF-8 text in ISO-8859-1 or not."])
+    assert lone == {}
+    know = CorpusKnowledge({"m": "Manual"}, families=lone)
+    assert not any(know.is_variant(i) for i in ("x86-64", "UTF-8", "ISO-8859-1"))
+    # a real family: several members in the corpus
+    fam = mine_families(["ML-KEM-512, ML-KEM-768 and ML-KEM-1024", "UTF-8 only"])
+    assert fam == {"ml-kem": ["ML-KEM-1024", "ML-KEM-512", "ML-KEM-768"]}
+    assert CorpusKnowledge({"d": "D"}, families=fam).is_variant("ML-KEM-768")
+
+
+def test_numbered_console_output_is_not_an_algorithm():
+    console = ["1: In foo(-1) : value out of range", "2: In bar(x) : NAs introduced by coercion"]
+    assert not is_step_block(console)
+    merged = "Warning messages: 1: In foo(-1) : value out of range 2: In bar(x) : NAs introduced"
+    assert split_algorithm_steps(merged) == merged
+    blocks = page_blocks(CleanPage("manual", 3, "Warning messages:\n\n" + "\n".join(console)))
+    assert all(b.kind != "algorithm" for b in blocks)
+    # pseudocode steps still are
+    steps = ["1: d ← random 32 bytes", "2: if d = NULL then", "3: return ⊥"]
+    assert is_step_block(steps)
+    assert any(b.kind == "algorithm" for b in page_blocks(CleanPage("std", 5, "\n".join(steps))))
+
+
+def test_document_mentions_are_mined_from_doc_ids_and_titles():
+    titles = {"NIST.FIPS.203": "Module-Lattice-Based Key-Encapsulation Mechanism Standard (ML-KEM)",
+              "NIST.SP.800-227": "Recommendations for Key-Encapsulation Mechanisms",
+              "reportlab-userguide": "ReportLab PDF Generation User Guide",
+              "auto-multiple-choice.en": "Auto Multiple Choice", "gri": "Gri"}
+    texts = {"auto-multiple-choice.en": "AMC reads the scans", "gri": "", "reportlab-userguide": ""}
+    know = CorpusKnowledge(titles, mentions=mine_mentions(titles, texts))
+    assert [d for _, d in know.doc_mentions("What does FIPS 203 say, and SP 800-227?")] == \
+        ["NIST.FIPS.203", "NIST.SP.800-227"]
+    assert [d for _, d in know.doc_mentions("How does AMC score a question?")] == ["auto-multiple-choice.en"]
+    assert [d for _, d in know.doc_mentions("fonts in ReportLab")] == ["reportlab-userguide"]
+    assert [d for _, d in know.doc_mentions("What is gri?")] == ["gri"]
+    assert know.doc_mentions("multiple frames on one page") == []
+    assert know.strip_scope("the key sizes in FIPS 203 table 2") == "the key sizes"
+
+
+def test_generic_identifiers_come_from_the_corpus_and_profile():
+    know = CorpusKnowledge.mine([], {"a": "A", "b": "B"}, CorpusProfile(generic_terms=["PDF"]))
+    assert know.is_generic("pdf")
+    assert specific_identifiers("How does ReportLab write PDF files with UTF-8?", know) == ["UTF-8"]
