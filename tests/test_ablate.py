@@ -102,7 +102,7 @@ def test_sweep_reuses_stages_records_failures_resumes_and_reports(built, tmp_pat
     assert first.returncode == 1, first.stderr  # failures make the exit code non-zero
     assert "2 ran, 0 already done, 2 failed" in first.stdout
     assert "ablate sweep: 100%" in first.stderr  # the progress bar over variants
-    ok = ["rrf_k0=30,questions=data_eval_questions.jsonl", "rrf_k0=60,questions=data_eval_questions.jsonl"]
+    ok = ["rrf_k0=30,questions=data_nist-pqc_eval_questions.jsonl", "rrf_k0=60,questions=data_nist-pqc_eval_questions.jsonl"]
     for name in ok:
         assert variant_done(out / name)
         s = json.loads((out / name / "summary.json").read_text())
@@ -112,7 +112,7 @@ def test_sweep_reuses_stages_records_failures_resumes_and_reports(built, tmp_pat
         assert 0.9 <= s["retrieval.recall@8"] <= 1 and s["answers.questions"] == 70
         assert all(0 <= s[f"ragas.{m}"] <= 1 for m in ("context_precision", "context_recall", "rouge_l"))
         assert (out / name / "per_question.jsonl").is_file() and (out / name / "06_eval.ipynb").is_file()
-    failed = json.loads((out / "rrf_k0=30,questions=data_eval_missing.jsonl" / "status.json").read_text())
+    failed = json.loads((out / "rrf_k0=30,questions=data_nist-pqc_eval_missing.jsonl" / "status.json").read_text())
     assert failed["status"] == "failed" and "missing.jsonl" in failed["error"]
 
     md = (out / "report.md").read_text()
@@ -130,5 +130,10 @@ def test_sweep_reuses_stages_records_failures_resumes_and_reports(built, tmp_pat
     spec_b, runs_b = report.load_runs(ROOT / "notebooks" / "fixtures" / "rrf_k0")
     cols_a = list(report.metric_table(runs_a, spec_a).columns)
     cols_b = list(report.metric_table(runs_b, spec_b).columns)
-    # any two reports share their metric columns, in the same order
-    assert cols_a[len(spec_a["grid"]) + 1:] == cols_b[len(spec_b["grid"]) + 1:]
+    # any two reports share their metric columns, in the same order; per-corpus columns follow
+    fixed = [label for _, label in report.REPORT_METRICS]
+    tail_a, tail_b = cols_a[len(spec_a["grid"]) + 1:], cols_b[len(spec_b["grid"]) + 1:]
+    assert tail_a[: len(fixed)] == tail_b[: len(fixed)] == fixed
+    per_corpus = [c for c in tail_a[len(fixed):]]
+    assert per_corpus[:2] == ["nist-pqc: recall@8", "nist-pqc: mrr@8"] and "tech-manuals: must_contain" in per_corpus
+    assert runs_a.loc[runs_a["status"] == "ok", "tech-manuals: recall@8"].between(0.5, 1).all()

@@ -5,6 +5,7 @@ from citerag.answer.answerer import answer_from_evidence, unknown_terms, verify
 from citerag.answer.citations import REFUSAL, check_citations, parse_keys, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.core.params import AnswerParams
+from citerag.core.types import Location
 from citerag.retrieval.query import analyse
 
 
@@ -29,7 +30,7 @@ def test_numbers_must_be_in_cited_text():
 
 
 def _ev(key, text):
-    return Evidence(key, f"D::p1::{key}", "D", 1, 1, text)
+    return Evidence(key, Location(f"D::p1::{key}", "D", 1, 1), text)
 
 
 def test_verify_drops_unsupported_and_refuses_when_empty():

@@ -77,3 +77,16 @@ def test_stage_hash_depends_only_on_relevant_params():
 def test_stable_hash_ignores_key_order():
     assert stable_hash({"a": 1, "b": [1, 2]}) == stable_hash({"b": [1, 2], "a": 1})
     assert stable_hash({"a": 1}) != stable_hash({"a": 2})
+
+
+def test_companion_corpora_take_method_overrides_not_corpus_files():
+    from citerag.experiments.eval_run import companion_params
+
+    base = load_params(repo_root() / "params" / "default.yaml")
+    overrides = {"retrieve.rrf_k0": 30, "eval.questions": "data/nist-pqc/eval/questions.jsonl",
+                 "paths.artifacts": "elsewhere"}
+    [(path, other)] = companion_params(base, overrides)
+    assert path == "params/tech-manuals.yaml"
+    assert other.retrieve.rrf_k0 == 30                                   # the swept method knob
+    assert other.eval.questions == "data/tech-manuals/eval/questions.jsonl"  # its own set
+    assert other.paths.artifacts == "outputs/tech-manuals/artifacts" and other.eval.also == []

@@ -97,4 +97,4 @@ def test_invalid_params_error_and_nothing_deleted(built, tmp_path):
 def test_cli_index_reuses_everything(built):
     proc = _cli("index", "--quiet")
     assert proc.returncode == 0, proc.stderr
-    assert re.findall(r"^(\w+)\s+reused", proc.stdout, re.M) == ["ingest", "chunk", "index"]
+    assert re.findall(r"^(\w+)\s+reused", proc.stdout, re.M) == ["ingest", "chunk", "index", "knowledge"]

@@ -29,6 +29,7 @@ from citerag.answer.answerer import Answer, answer_from_evidence, refusal
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.core.asyncrun import run_sync
 from citerag.core.params import Params
+from citerag.core.types import Location
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.retriever import Hit, Retriever
 from citerag.retrieval.store import IndexStore
@@ -55,6 +56,10 @@ class AgentState:
     def event(self, node: str, **data: Any) -> None:
         self.counters.steps += 1
         self.trace.append({"step": self.counters.steps, "node": node, **data})
+
+    def ordered_hits(self) -> list[Hit]:
+        """Retrieved hits first (in the order found), graph findings after them."""
+        return [h for h in self.hits if "graph" not in h.ranks] + [h for h in self.hits if "graph" in h.ranks]
 
     @property
     def trajectory(self) -> list[str]:
@@ -187,7 +192,7 @@ class AgentWorkflow(Workflow):
         """Draft and verify an answer from the state's hits (or from the given evidence)."""
         p = self.params
         if evidence is None:
-            evidence = select_evidence(_ordered_hits(st), self.store, p.answer)
+            evidence = select_evidence(st.ordered_hits(), self.store, p.answer)
         st.answer = answer_from_evidence(st.qa, evidence, p.answer, self.idf, self.vocab, llm=self.llm,
                                          common_words=self.common_words)
         st.event(node, backend=st.answer.backend, evidence=[e.chunk_id for e in evidence],
@@ -223,7 +228,7 @@ class AgentWorkflow(Workflow):
                         and f.chunk_id not in known), key=lambda f: (-f.score, f.chunk_id))[: g.max_added]
         for f in found:
             c = self.store.by_id[f.chunk_id]
-            st.hits.append(Hit(0, c.chunk_id, c.doc_id, c.start_page, c.end_page, f.score,
+            st.hits.append(Hit(0, Location.of(c), f.score,
                                {"graph": f.depth}, {"via": 0.0}))
         return [f.chunk_id for f in found]
 
@@ -236,11 +241,6 @@ def _interleave(branches: list[list[Hit]]) -> list[Hit]:
                 seen.add(b[i].chunk_id)
                 out.append(b[i])
     return out
-
-
-def _ordered_hits(st: AgentState) -> list[Hit]:
-    """Retrieved hits first (in the order found), graph findings after them."""
-    return [h for h in st.hits if "graph" not in h.ranks] + [h for h in st.hits if "graph" in h.ranks]
 
 
 _GRAPHS: dict[int, Any] = {}
@@ -288,6 +288,19 @@ class Agent:
     def __init__(self, store: IndexStore, params: Params) -> None:
         self.flow = AgentWorkflow(store, params)
         self.params = params
+
+    @property
+    def store(self) -> IndexStore:
+        return self.flow.store
+
+    @property
+    def idf(self) -> dict[str, float]:
+        return self.flow.idf
+
+    def compose(self, st: AgentState, evidence: list[Evidence] | None = None, node: str = "answer") -> None:
+        """Draft and verify an answer into `st` from its hits or the given evidence (the public
+        entry conversation mode uses after `agather`)."""
+        self.flow.compose_answer(st, evidence, node)
 
     def new_state(self, question: str, mode_hint: str | None = None, gather_only: bool = False) -> AgentState:
         qa = analyse(question, self.flow.store.knowledge, mode_hint, self.params.retrieve.max_variants,

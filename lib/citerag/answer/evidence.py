@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from citerag.answer.citations import key
 from citerag.core.params import AnswerParams
+from citerag.core.types import Located, Location
 from citerag.text.tokenize import tokenize
 
 # Digit groups ("7 856") count as one number; anything else is a plain run of digits.
@@ -21,20 +22,16 @@ _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?: \d{3})+(?!\w)|\d+")
 
 
 @dataclass(frozen=True)
-class Evidence:
+class Evidence(Located):
     key: str
-    chunk_id: str
-    doc_id: str
-    start_page: int
-    end_page: int
+    loc: Location
     text: str
     heading: str = ""
     score: float = 0.0
 
     def citation(self) -> dict:
         """The citation record of the batch contracts."""
-        return {"key": self.key, "chunk_id": self.chunk_id, "doc_id": self.doc_id,
-                "start_page": self.start_page, "end_page": self.end_page}
+        return {"key": self.key, **self.loc.as_dict()}
 
 
 def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
@@ -63,7 +60,7 @@ def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
         if len(out) >= params.max_chunks or (out and used + len(c.text) > params.max_chars):
             break
         used += len(c.text)
-        out.append(Evidence(key(len(out) + 1), cid, c.doc_id, c.start_page, c.end_page, c.text,
+        out.append(Evidence(key(len(out) + 1), Location.of(c), c.text,
                             " > ".join(c.heading_path), score))
     return out
 

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 
 from citerag.build.clean import CleanPage
 from citerag.core.params import ChunkParams
+from citerag.core.types import Location
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO_START
 from citerag.text.patterns import TABLE_CAPTION as _TABLE_CAPTION
 from citerag.text.patterns import is_step_block
@@ -62,6 +63,10 @@ class Chunk:
     kinds: list[str]
     text: str
     n_chars: int = 0
+
+    @property
+    def location(self) -> Location:
+        return Location.of(self)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -302,9 +302,10 @@ def corpus_params_yaml(name: str, pdf_dir: str, manifest: str, home: Path) -> st
 
 
 def _portable(path: Path) -> str:
-    """A path relative to the repository root when it is near it (a clone stays movable)."""
+    """A path relative to the repository root when it is inside or beside it (a clone with
+    ../shared beside it stays movable), else absolute."""
     rel = os.path.relpath(path, repo_root())
-    return rel if not rel.startswith("../../..") else str(path)
+    return rel if not rel.startswith("../..") else str(path)  # inside, or beside it (../shared)
 
 
 def _write_text_atomic(path: Path, text: str) -> None:

@@ -78,7 +78,7 @@ class ChatEngine:
         self.flow: ConversationWorkflow | None = None
         if self.conversational:
             self.memory = ThreadMemory(resolve(params.agent.conversation.memory_path))
-            decider = make_decider(params, store, self.agent.flow.idf)
+            decider = make_decider(params, store, self.agent.idf)
             self.flow = ConversationWorkflow(self.agent, self.memory, decider, params)
 
     def pending(self, thread_id: str) -> Pending | None:

@@ -33,7 +33,7 @@ from llama_index.core.workflow import (
     step,
 )
 
-from citerag.agent.workflow import Agent, AgentState, _ordered_hits
+from citerag.agent.workflow import Agent, AgentState
 from citerag.answer.answerer import refusal
 from citerag.answer.citations import REFUSAL
 from citerag.answer.evidence import Evidence, select_evidence
@@ -105,7 +105,7 @@ class ConversationWorkflow(Workflow):
         super().__init__(timeout=kw.pop("timeout", 300), **kw)
         self.agent, self.memory, self.decider, self.params = agent, memory, decider, params
         self.cp = params.agent.conversation
-        self.store = agent.flow.store
+        self.store = agent.store
         self.lives: dict[str, _Live] = {}  # by run key: live objects never enter the Context
 
     # -- helpers ----------------------------------------------------------------------------
@@ -241,17 +241,17 @@ class ConversationWorkflow(Workflow):
                                 ["no retrieved chunk was graded relevant"])
             evidence: list[Evidence] = []
         else:
-            hits = _ordered_hits(st)
+            hits = st.ordered_hits()
             known = {h.chunk_id for h in hits}
             for later in live.states[1:]:
-                hits += [h for h in _ordered_hits(later) if h.chunk_id not in known
+                hits += [h for h in later.ordered_hits() if h.chunk_id not in known
                          and grades.get(h.chunk_id, 0) >= self.cp.grade_threshold]
                 known = {h.chunk_id for h in hits}
             if ev.retry:  # a validation retry: the graded-relevant chunks, best first
                 hits = sorted((h for h in hits if grades.get(h.chunk_id, 0) >= self.cp.grade_threshold),
                               key=lambda h: -grades[h.chunk_id]) or hits
             evidence = select_evidence(hits, self.store, self.params.answer)
-            self.agent.flow.compose_answer(st, evidence)
+            self.agent.compose(st, evidence)
         self._set_answer(turn, st, evidence)
         if turn["caveat"]:
             turn["answer"]["notes"].append(f"caveat: {turn['caveat']}")
@@ -271,7 +271,7 @@ class ConversationWorkflow(Workflow):
         hits = [_IdHit(c) for c in ids]
         evidence = select_evidence(hits, self.store, self.params.answer)
         st = self.agent.new_state(rw.query)
-        self.agent.flow.compose_answer(st, evidence, node="direct_answer")
+        self.agent.compose(st, evidence, node="direct_answer")
         self._set_answer(turn, st, evidence)
         self._event(turn, "direct_answer", query=rw.query, carried=rw.carried, method=rw.method, source=rw.source,
                     evidence=[e.chunk_id for e in evidence], refused=st.answer.refused)

@@ -130,14 +130,21 @@ def evaluate_params(params: Params, conversations: bool = True, log=print) -> Ev
                       corpus=load_manifest(params.corpus.manifest).name)
 
 
+# Overrides that name a corpus's own things (its files, sets and output places) stay with it.
+_CORPUS_OWN = ("corpus.", "paths.", "eval.questions", "eval.conversations", "eval.holdout_", "eval.also",
+               "agent.trace_dir", "agent.conversation.memory_path")
+
+
 def companion_params(params: Params, overrides: dict | None) -> list[tuple[str, Params]]:
-    """(params file, params) of each corpus in `eval.also`, with the run's overrides applied, so
-    a variant is measured the same way on every corpus."""
+    """(params file, params) of each corpus in `eval.also`, with the run's method overrides applied
+    (not those naming the run corpus's own files), so a variant is measured the same way on every
+    corpus."""
     out = []
     for path in params.eval.also:
         other = load_params(resolve(path))
-        if overrides:
-            other = other.with_overrides({k: v for k, v in overrides.items() if not k.startswith("eval.also")})
+        method = {k: v for k, v in (overrides or {}).items() if not k.startswith(_CORPUS_OWN)}
+        if method:
+            other = other.with_overrides(method)
         out.append((path, other.with_overrides({"eval.also": []})))
     return out
 

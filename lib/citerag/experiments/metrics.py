@@ -15,22 +15,16 @@ from dataclasses import dataclass
 import ir_measures
 from ir_measures import RR, R, nDCG
 
+from citerag.core.types import Location
 from citerag.experiments.evalset import EvalItem, GoldSpan
 
 KS = (1, 3, 5, 8)
 
 
-@dataclass(frozen=True)
-class RankedHit:
-    chunk_id: str
-    doc_id: str
-    start_page: int
-    end_page: int
+RankedHit = Location  # what a ranking holds: a chunk's location (the one location type)
 
-
-def overlaps(hit: RankedHit, span: GoldSpan, slack: int = 0) -> bool:
-    return (hit.doc_id == span.doc_id and hit.start_page <= span.end_page + slack
-            and hit.end_page >= span.start_page - slack)
+def overlaps(hit: Location, span: GoldSpan, slack: int = 0) -> bool:
+    return hit.overlaps(span.doc_id, span.start_page, span.end_page, slack)
 
 
 def span_ids(hits: Sequence[RankedHit], gold: Sequence[GoldSpan]) -> list[str]:
@@ -127,7 +121,7 @@ class SearchRun:
 
 def _as_ranked(h) -> RankedHit:
     get = h.get if isinstance(h, dict) else lambda k: getattr(h, k)
-    return RankedHit(get("chunk_id"), get("doc_id"), int(get("start_page")), int(get("end_page")))
+    return Location(get("chunk_id"), get("doc_id"), int(get("start_page")), int(get("end_page")))
 
 
 def run_search(name: str, search, items: Sequence[EvalItem]) -> SearchRun:
@@ -236,7 +230,7 @@ def answer_rows(results: Sequence, items: Sequence[EvalItem]) -> list[dict]:
         a = r.answer
         kept = [s for s in a.sentences if s.supported] if not a.refused else []
         cites = a.citations if not a.refused else []
-        gold_hits = [any(overlaps(RankedHit(c["chunk_id"], c["doc_id"], c["start_page"], c["end_page"]), g)
+        gold_hits = [any(overlaps(Location(c["chunk_id"], c["doc_id"], c["start_page"], c["end_page"]), g)
                          for g in it.gold) for c in cites]
         rows.append({
             "qid": it.qid, "type": it.type, "answerable": it.answerable, "question": it.question,

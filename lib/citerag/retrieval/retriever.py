@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from citerag.core.params import RetrieveParams
+from citerag.core.types import Located, Location
 from citerag.retrieval import rerank
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.store import IndexStore
@@ -46,20 +47,16 @@ class Filters:
 
 
 @dataclass
-class Hit:
+class Hit(Located):
     rank: int
-    chunk_id: str
-    doc_id: str
-    start_page: int
-    end_page: int
+    loc: Location
     score: float
     ranks: dict[str, int | None] = field(default_factory=dict)
     features: dict[str, float] = field(default_factory=dict)
 
     def contract(self) -> dict[str, Any]:
         """The batch-contract form of a hit (other tools depend on these exact keys)."""
-        return {"rank": self.rank, "chunk_id": self.chunk_id, "doc_id": self.doc_id,
-                "start_page": self.start_page, "end_page": self.end_page, "score": round(self.score, 6)}
+        return {"rank": self.rank, **self.loc.as_dict(), "score": round(self.score, 6)}
 
 
 @dataclass
@@ -159,7 +156,7 @@ class Retriever:
         hits = []
         for r, cid in enumerate(final[:k], start=1):
             c = self.store.by_id[cid]
-            hits.append(Hit(r, cid, c.doc_id, c.start_page, c.end_page, float(final_scores[cid]),
+            hits.append(Hit(r, Location.of(c), float(final_scores[cid]),
                             {name: pos.get(cid) for name, pos in stage_pos.items()}, feats.get(cid, {})))
         return RetrievalResult(query, qa, hits, rankings)
 
