@@ -90,3 +90,26 @@ def test_tech_manuals_labels_hold_on_the_pdfs():
     pages = raw_pages(texts)
     assert verify_questions(load_questions(TM / "eval" / "questions.jsonl"), pages, texts) == []
     assert verify_conversations(load_conversations(TM / "eval" / "conversations.jsonl"), pages) == []
+
+
+@pytest.mark.parametrize("corpus,n_unanswerable", [("nist-pqc", 6), ("tech-manuals", 5)])
+def test_blind_sets_shape(corpus, n_unanswerable):
+    """Blind sets: never tuned on; run at the end with `citerag eval --set eval.questions=…`."""
+    folder = repo_root() / "data" / corpus / "blind"
+    items = load_questions(folder / "questions.jsonl")
+    assert len(items) >= 30 and sum(not i.answerable for i in items) >= n_unanswerable
+    assert sum(" and " in i.question or ", and" in i.question for i in items if i.answerable) >= 3  # multi-part
+    assert len(load_conversations(folder / "conversations.jsonl")) >= 3
+
+
+@pytest.mark.corpus
+def test_blind_labels_hold_on_the_pdfs(corpus_params):
+    from citerag.build.corpus import load_manifest
+
+    for corpus, folder in (("nist-pqc", repo_root() / corpus_params.corpus.dir),
+                           ("tech-manuals", repo_root().parent / "shared" / "corpus" / "tech-manuals")):
+        data = repo_root() / "data" / corpus
+        texts = raw_texts(folder, {d.file: d.doc_id for d in load_manifest(data / "corpus.yaml").documents})
+        pages = raw_pages(texts)
+        assert verify_questions(load_questions(data / "blind" / "questions.jsonl"), pages, texts) == []
+        assert verify_conversations(load_conversations(data / "blind" / "conversations.jsonl"), pages) == []

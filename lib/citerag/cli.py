@@ -268,6 +268,22 @@ def cmd_ablate(args: argparse.Namespace) -> int:
     return 1 if res.failed else 0
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    """06's measurements of one params set, printed as one JSON line of headline figures
+    (e.g. a blind set: --set eval.questions=data/nist-pqc/blind/questions.jsonl)."""
+    from citerag.experiments.eval_run import evaluate_params
+
+    _, params = _params(args)
+    rep = evaluate_params(params.with_overrides({"eval.also": []}), conversations=not args.no_conversations)
+    h, a, c = rep.hybrid(), rep.answers, rep.conversation
+    out = {"corpus": rep.corpus, "questions": a.get("questions"), "R@8": h.get("recall@8"), "MRR@8": h.get("mrr@8"),
+           **{k: a.get(k) for k in ("must_contain", "unanswerable_refused", "answerable_refused",
+                                    "supported_cited_sentences", "citation_precision", "latency_p95_ms")},
+           **{f"conversation.{k}": v for k, v in c.items()}}
+    print(json.dumps(out))
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from citerag.experiments import bench
 
@@ -337,6 +353,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="ablation folder (default: <paths.ablations>/<spec name>)")
     p.add_argument("--params", help="base params file (default: the spec's `base`), e.g. another corpus's")
     p.set_defaults(func=cmd_ablate)
+
+    p = with_params(sub.add_parser("eval", help="measure one params set (06's engine): one JSON line of figures"))
+    p.add_argument("--no-conversations", action="store_true", help="skip the conversation set")
+    p.set_defaults(func=cmd_eval)
 
     p = with_params(sub.add_parser("bench", help="benchmarks that print measured figures"))
     p.add_argument("what", choices=["index", "retrieve", "ablate"])
