@@ -90,3 +90,16 @@ def test_companion_corpora_take_method_overrides_not_corpus_files():
     assert other.retrieve.rrf_k0 == 30                                   # the swept method knob
     assert other.eval.questions == "data/tech-manuals/eval/questions.jsonl"  # its own set
     assert other.paths.artifacts == "outputs/tech-manuals/artifacts" and other.eval.also == []
+
+
+def test_a_companion_corpus_not_on_disk_is_skipped_with_a_note(tmp_path):
+    from citerag.experiments.eval_run import companion_params, missing_files
+
+    manifest = tmp_path / "corpus.yaml"
+    manifest.write_text("name: away\ndocuments:\n  - {doc_id: a, title: A, file: a.pdf, pages: 1, sha256: '"
+                        + "0" * 64 + "'}\n")
+    other = tmp_path / "away.yaml"
+    other.write_text(f"corpus: {{manifest: {manifest}, dir: {tmp_path / 'nowhere'}}}\n")
+    base = load_params(repo_root() / "params" / "default.yaml", {"eval.also": [str(other)]})
+    [(_, p)] = companion_params(base, None)
+    assert missing_files(p) == ["a.pdf"]

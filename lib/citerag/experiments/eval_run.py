@@ -149,14 +149,32 @@ def companion_params(params: Params, overrides: dict | None) -> list[tuple[str, 
     return out
 
 
-def evaluate_corpora(params: Params, overrides: dict | None = None, conversations: bool = True
-                     ) -> dict[str, EvalReport]:
-    """This params' corpus first, then each corpus of `eval.also`: corpus name → report."""
-    reports = {}
-    for p in [params.with_overrides({"eval.also": []}), *(o for _, o in companion_params(params, overrides))]:
-        rep = evaluate_params(p, conversations=conversations)
+def missing_files(params: Params) -> list[str]:
+    """The manifest's files not present in `corpus.dir` (a companion corpus may not be on disk)."""
+    folder = resolve(params.corpus.dir)
+    return [d.file for d in load_manifest(params.corpus.manifest).documents if not (folder / d.file).is_file()]
+
+
+def evaluate_corpora(params: Params, overrides: dict | None = None, conversations: bool = True,
+                     log=print) -> dict[str, EvalReport]:
+    """This params' corpus first, then each corpus of `eval.also`: corpus name → report. A companion
+    corpus whose PDFs are not on disk is skipped with a printed note (the run's own corpus is not:
+    its absence is an error)."""
+    reports = {params_corpus(params): evaluate_params(params.with_overrides({"eval.also": []}),
+                                                      conversations=conversations)}
+    for path, other in companion_params(params, overrides):
+        missing = missing_files(other)
+        if missing:
+            log(f"note: {path} skipped: {len(missing)} of its PDFs are not in {other.corpus.dir} "
+                f"(e.g. {missing[0]})")
+            continue
+        rep = evaluate_params(other, conversations=conversations)
         reports[rep.corpus] = rep
     return reports
+
+
+def params_corpus(params: Params) -> str:
+    return load_manifest(params.corpus.manifest).name
 
 
 def write_reports(reports: dict[str, EvalReport], run_dir: str | Path | None) -> None:
