@@ -1,0 +1,1 @@
+"""Build commands: corpus manifest and profile, ingest, clean, chunk, index, and the staged pipeline."""

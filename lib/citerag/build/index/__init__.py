@@ -1,0 +1,1 @@
+"""The index stage's pieces: embeddings, the Chroma collection and BM25."""

@@ -1,0 +1,233 @@
+"""Corpus knowledge: what retrieval, answering and conversation need to know about a corpus.
+
+Built once per corpus by the `knowledge` stage from the chunks, the manifest's
+doc ids and titles, and the profile; serving only reads `knowledge.json`.
+Nothing here names a corpus's things: everything is mined from the corpus or
+comes from its profile.
+
+- **acronyms**: "XOF | eXtendable-Output Function" glossary rows and
+  "Key-Encapsulation Mechanism (KEM)" in running text.
+- **document mentions**: how a question names a document, from its doc id
+  ("FIPS 203" for `NIST.FIPS.203`, "reportlab" for `reportlab-userguide`) and
+  its title's initials when the document uses them ("AMC").
+- **names → documents**: a title ending in "(NAME)" defines NAME; the profile adds more.
+- **identifier families**: `NAME-<number>` identifiers with at least two
+  members in the corpus (ML-KEM-512/768/1024). A lone `x86-64` or `UTF-8` is
+  just an identifier, not a member of a parameter family.
+- **generic identifiers**: identifiers found in every document, which say
+  nothing about what one question is about.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+
+from citerag.build.profile import CorpusProfile
+from citerag.text.patterns import NUMBERED_VARIANT, identifiers
+from citerag.text.tokenize import STOPWORDS
+
+_SMALL = frozenset({"of", "for", "and", "the", "with", "under", "on", "to", "a", "an", "in", "by"})
+_ACR = re.compile(r"^[A-Z][A-Za-z0-9-]{1,11}$")
+_PAREN = re.compile(r"\b((?:[A-Za-z][\w-]*\s+){0,6}[A-Za-z][\w-]*)\s+\(([A-Z][A-Za-z0-9-]{1,11})\)")
+_TITLE_NAME = re.compile(r"\(([A-Z][A-Za-z0-9-]+)\)\s*$")
+_SEP = r"[\s._-]*"
+
+
+def _initials_match(acr: str, expansion: str) -> bool:
+    """Does the expansion spell the acronym? Letters in order across its words, the first
+    word starting with the first letter, and no more significant words than letters."""
+    letters = [c for c in acr.lower() if c.isalpha()]
+    words = re.findall(r"[A-Za-z]+", expansion)
+    significant = [w for w in words if w.lower() not in _SMALL]
+    if sum(c.isupper() for c in acr) < 2 or not letters or not significant:
+        return False
+    if letters[0] not in words[0][:2].lower() or len(significant) > len(letters):
+        return False
+    i = 0
+    for ch in "".join(w.lower() for w in words):
+        if i < len(letters) and ch == letters[i]:
+            i += 1
+    return i == len(letters)
+
+
+def mine_acronyms(texts) -> dict[str, str]:
+    """Acronym → expansion from glossary rows and in-text definitions; first well-formed wins."""
+    found: dict[str, str] = {}
+    for text in texts:
+        for line in text.split("\n"):
+            cells = [x.strip() for x in line.split(" | ")]
+            if len(cells) == 2 and _ACR.match(cells[0]) and 3 < len(cells[1]) < 80 \
+                    and _initials_match(cells[0], cells[1]):
+                found.setdefault(cells[0], cells[1])
+        for m in _PAREN.finditer(text):
+            acr, words = m.group(2), m.group(1).split()
+            for n in range(1, len(words) + 1):  # shortest tail of the phrase that spells it
+                cand = " ".join(words[-n:])
+                if _initials_match(acr, cand) and cand[0].isupper():
+                    found.setdefault(acr, cand)
+                    break
+    return found
+
+
+def _id_tokens(doc_id: str) -> list[str]:
+    return [t for t in re.split(r"[._\s]+", doc_id) if t]
+
+
+def mine_mentions(titles: dict[str, str], doc_texts: dict[str, str]) -> list[tuple[str, str]]:
+    """(phrase, doc_id): the ways a question can name a document."""
+    ids = sorted(titles)
+    tokens = {d: _id_tokens(d) for d in ids}
+    words = {d: [w for t in tokens[d] for w in t.split("-") if w] for d in ids}
+    tok_count = Counter(t.lower() for d in ids for t in set(tokens[d]))
+    word_count = Counter(w.lower() for d in ids for w in set(words[d]))
+    out: list[tuple[str, str]] = []
+    for d in ids:
+        ts, title_low = tokens[d], titles.get(d, "").lower()
+        out.append((" ".join(ts), d))
+        core = [t for t in ts if len(t) > 2] if len(ts) > 1 else ts  # "auto-multiple-choice.en" → core
+        if core != ts and core:
+            out.append((" ".join(core), d))
+        for i, t in enumerate(ts):
+            if any(c.isdigit() for c in t) and tok_count[t.lower()] == 1:
+                if i > 0 and not any(c.isdigit() for c in ts[i - 1]):
+                    out.append((f"{ts[i - 1]} {t}", d))       # "FIPS 203", "SP 800-227"
+                if len(t) >= 4:
+                    out.append((t, d))                        # "800-227", "8545"
+        first = words[d][0] if words[d] else ""
+        if len(first) >= 4 and first.isalpha() and word_count[first.lower()] == 1 \
+                and first.lower() in title_low and first.lower() not in STOPWORDS:
+            out.append((first, d))                            # "reportlab"
+        caps = [w for w in re.findall(r"[A-Za-z][\w-]*", titles.get(d, "")) if w[0].isupper()
+                and w.lower() not in _SMALL]
+        if 2 <= len(caps) <= 6:
+            acr = "".join(w[0] for w in caps).upper()
+            if re.search(rf"(?<![\w-]){acr}(?![\w-])", doc_texts.get(d, "")):
+                out.append((acr, d))                          # "AMC" for "Auto Multiple Choice"
+    seen, uniq = set(), []
+    for phrase, d in out:
+        key = phrase.lower()
+        if key not in seen and len(phrase) >= 3:
+            seen.add(key)
+            uniq.append((phrase, d))
+    # a phrase that names two documents names neither
+    owners = Counter(p.lower() for p, _ in out)
+    return [(p, d) for p, d in uniq if owners[p.lower()] == 1 or p == " ".join(tokens[d])]
+
+
+def mine_families(texts) -> dict[str, list[str]]:
+    """stem (lower-case) → members, for `NAME-<number>` identifiers with ≥ 2 members."""
+    members: dict[str, set[str]] = {}
+    for text in texts:
+        for m in NUMBERED_VARIANT.finditer(text):
+            members.setdefault(m.group(1).lower(), set()).add(m.group(0))
+    return {s: sorted(v, key=str.lower) for s, v in sorted(members.items())
+            if len({x.lower() for x in v}) >= 2 and len(s) >= 3}  # "n-1", "x-2" are arithmetic
+
+
+def mine_generic(doc_texts: dict[str, str]) -> list[str]:
+    """Identifiers present in every document (at least two documents)."""
+    if len(doc_texts) < 2:
+        return []
+    sets = [{i.lower() for i in identifiers(t)} for t in doc_texts.values()]
+    return sorted(set.intersection(*sets))
+
+
+@dataclass
+class CorpusKnowledge:
+    titles: dict[str, str]
+    acronyms: dict[str, str] = field(default_factory=dict)
+    mentions: list[tuple[str, str]] = field(default_factory=list)
+    name_docs: dict[str, str] = field(default_factory=dict)
+    families: dict[str, list[str]] = field(default_factory=dict)
+    generic: list[str] = field(default_factory=list)
+    profile: CorpusProfile = field(default_factory=CorpusProfile)
+
+    # -- build and (de)serialise -----------------------------------------------------------
+
+    @classmethod
+    def mine(cls, chunks, titles: dict[str, str], profile: CorpusProfile) -> CorpusKnowledge:
+        doc_texts: dict[str, list[str]] = {}
+        for c in chunks:
+            doc_texts.setdefault(c.doc_id, []).append(c.text)
+        joined = {d: "\n".join(v) for d, v in doc_texts.items()}
+        titles = {d: titles.get(d, d) for d in sorted(set(titles) | set(joined))}
+        name_docs = {m.group(1): d for d, t in titles.items() if (m := _TITLE_NAME.search(t))}
+        name_docs.update(profile.name_docs)
+        generic = sorted(set(mine_generic(joined)) | {g.lower() for g in profile.generic_terms})
+        texts = [c.text for c in chunks]
+        return cls(titles, mine_acronyms(texts), mine_mentions(titles, joined), name_docs,
+                   mine_families(texts), generic, profile)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["profile"] = self.profile.model_dump(mode="json")
+        d["mentions"] = [list(m) for m in self.mentions]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> CorpusKnowledge:
+        return cls(d["titles"], d["acronyms"], [tuple(m) for m in d["mentions"]], d["name_docs"],
+                   d["families"], d["generic"], CorpusProfile.model_validate(d["profile"]))
+
+    # -- query-time helpers ----------------------------------------------------------------
+
+    @cached_property
+    def _mention_res(self) -> list[tuple[re.Pattern[str], str]]:
+        pats = []
+        for phrase, doc in sorted(self.mentions, key=lambda m: -len(m[0])):
+            body = _SEP.join(re.escape(t) for t in re.split(r"[\s._-]+", phrase) if t)
+            pats.append((re.compile(rf"(?<![\w-]){body}(?![\w-])", re.I), doc))
+        return pats
+
+    def doc_mentions(self, text: str) -> list[tuple[str, str]]:
+        """(matched text, doc_id) for each document the text names, longest phrases first,
+        without overlaps."""
+        taken: list[tuple[int, int]] = []
+        out: list[tuple[str, str]] = []
+        for pat, doc in self._mention_res:
+            for m in pat.finditer(text):
+                if any(m.start() < b and a < m.end() for a, b in taken):
+                    continue
+                taken.append(m.span())
+                out.append((m.group(0), doc))
+        return sorted(out, key=lambda x: text.find(x[0]))
+
+    def strip_scope(self, text: str) -> str:
+        """The text without a trailing "in <document> …" scope."""
+        for found, _ in self.doc_mentions(text):
+            m = re.search(r"\s+(?:in|under|according\s+to|of|for|from)\s+(?:the\s+)?" + re.escape(found) + r"\b.*$",
+                          text, re.I)
+            if m:
+                return text[: m.start()]
+        return text
+
+    @cached_property
+    def _generic(self) -> frozenset[str]:
+        return frozenset(self.generic)
+
+    def is_generic(self, ident: str) -> bool:
+        return ident.lower() in self._generic
+
+    def family(self, ident: str) -> str | None:
+        """The family stem of a `NAME-<number>` identifier when the corpus has that family."""
+        m = NUMBERED_VARIANT.fullmatch(ident)
+        return m.group(1).lower() if m and m.group(1).lower() in self.families else None
+
+    def is_variant(self, ident: str) -> bool:
+        return self.family(ident) is not None
+
+    @cached_property
+    def examples_of_names(self) -> list[str]:
+        """Names to offer in a clarifying question: the profile's, else names from titles,
+        else the shortest document mentions."""
+        if self.profile.examples.clarify:
+            return list(self.profile.examples.clarify)
+        if self.profile.names:
+            return list(self.profile.names[:3])
+        if self.name_docs:
+            return sorted(self.name_docs)[:3]
+        short = sorted({p for p, _ in self.mentions}, key=lambda p: (len(p), p))
+        return short[:3]
