@@ -218,11 +218,19 @@ def run_ablation(path: str | Path, jobs: int = 1, force: bool = False, extra: di
 
 
 def _prebuild(ab: Ablation, variants: list[Variant], extra: dict[str, Any], log) -> None:
+    """Build every variant's stages serially, for its own corpus and every `eval.also` corpus,
+    so parallel variants only open what exists and never build the same artifact at once."""
     from citerag.build.pipeline import build_all
+    from citerag.experiments.eval_run import companion_params, missing_files
 
     for v in variants:
+        overrides = {**v.overrides, **extra}
         try:
-            build_all(ab.base.with_overrides({**v.overrides, **extra}), log=lambda _m: None, progress=False)
+            params = ab.base.with_overrides(overrides)
+            build_all(params, log=lambda _m: None, progress=False)
+            for _, other in companion_params(params, overrides):
+                if not missing_files(other):
+                    build_all(other, log=lambda _m: None, progress=False)
         except Exception as exc:  # the variant's own run records the error
             log(f"ablate: pre-build of {v.name} failed: {_one_line(exc)}")
 
