@@ -250,7 +250,7 @@ def init_corpus(folder: str | Path, name: str, params_out: str | Path | None = N
     when it exists: it is the user's to edit) and a params file whose paths are the corpus's own."""
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}", name):
         raise CorpusError(f"--name {name!r}: use letters, digits, '.', '_' or '-' (it names folders)")
-    src = Path(folder).expanduser().resolve()
+    src = Path(os.path.normpath(Path(folder).expanduser().absolute()))  # keep a symlinked ../shared as given
     if not src.is_dir():
         raise CorpusError(f"{folder}: not a folder")
     entries, skipped = scan_folder(src)
