@@ -101,6 +101,26 @@ def test_init_index_retrieve_ask_on_a_new_corpus(project: Path):
     assert ans["none"]["refused"]
 
 
+def test_init_never_overwrites_another_corpus_or_a_foreign_params_file(project: Path):
+    if not (project / "data" / "quill" / "corpus.yaml").is_file():
+        pytest.skip("needs the corpus of the first test")
+    before = (project / "data" / "quill" / "corpus.yaml").read_text()
+    other = project / "other"
+    other.mkdir(exist_ok=True)
+    write_pdf(other / "x.pdf", ["Another manual about something else entirely."])
+    clash = _cli(project, "corpus", "init", "other", "--name", "quill", check=False)
+    assert clash.returncode == 2 and "already holds corpus 'quill'" in clash.stderr and "--force" in clash.stderr
+    assert (project / "data" / "quill" / "corpus.yaml").read_text() == before
+    (project / "params" / "mine.yaml").write_text("retrieve: {k: 5}\n")
+    foreign = _cli(project, "corpus", "init", "other", "--name", "other", "--params-out", "params/mine.yaml",
+                   check=False)
+    assert foreign.returncode == 2 and (project / "params" / "mine.yaml").read_text() == "retrieve: {k: 5}\n"
+    assert not (project / "data" / "other").exists()
+    # the same folder again refreshes in place
+    _cli(project, "corpus", "init", "manuals", "--name", "quill")
+    assert (project / "data" / "quill" / "corpus.yaml").read_text() == before
+
+
 def test_editing_a_title_rebuilds_what_depends_on_it(project: Path):
     if not (project / "data" / "quill" / "corpus.yaml").is_file():
         pytest.skip("needs the corpus of the test above")  # only when run alone with -k

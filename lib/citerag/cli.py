@@ -41,7 +41,7 @@ def cmd_corpus_init(args: argparse.Namespace) -> int:
     from citerag.build.corpus import init_corpus
     from citerag.core.paths import repo_root
 
-    res = init_corpus(args.dir, args.name, args.params_out)
+    res = init_corpus(args.dir, args.name, args.params_out, force=args.force)
     rel = {k: os.path.relpath(v, repo_root()) for k, v in
            {"manifest": res.manifest, "profile": res.profile, "params": res.params}.items()}
     print(f"corpus {args.name}: {res.documents} document(s) → {rel['manifest']}")
@@ -313,6 +313,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dir", help="folder holding the PDFs")
     p.add_argument("--name", required=True, help="corpus name (folder under data/, outputs/)")
     p.add_argument("--params-out", help="params file to write (default: params/NAME.yaml)")
+    p.add_argument("--force", action="store_true",
+                   help="replace a manifest made from another folder or a params file init did not write")
     p.set_defaults(func=cmd_corpus_init)
     with_params(csub.add_parser("fetch", help="copy from the mirror or download, verify sha256"))\
         .set_defaults(func=cmd_corpus_fetch)

@@ -216,6 +216,11 @@ def scan_folder(folder: Path) -> tuple[list[dict], list[dict]]:
     import pymupdf
 
     entries, skipped = [], []
+    nested = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf"
+                    and p.parent != folder)
+    if nested:  # the manifest names files in the folder itself; say what is left out
+        skipped.append({"file": str(nested[0].relative_to(folder)),
+                        "reason": f"in a subfolder ({len(nested)} such PDF(s)); run init on that folder"})
     for path in sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() == ".pdf"):
         try:
             with pymupdf.open(path) as doc:
@@ -244,10 +249,16 @@ class InitResult:
     profile_created: bool
 
 
+_PARAMS_HEADER = "# Params for the {name} corpus, written by `citerag corpus init`."
+
+
 def init_corpus(folder: str | Path, name: str, params_out: str | Path | None = None,
-                data_root: str | Path = "data") -> InitResult:
+                data_root: str | Path = "data", force: bool = False) -> InitResult:
     """Write `data/<name>/corpus.yaml` from a folder of PDFs, a generic profile beside it (kept
-    when it exists: it is the user's to edit) and a params file whose paths are the corpus's own."""
+    when it exists: it is the user's to edit) and a params file whose paths are the corpus's own.
+
+    Re-running it on the same folder refreshes the manifest. It never overwrites a manifest made
+    from another folder (or by hand) or a params file it did not write, unless `force`."""
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}", name):
         raise CorpusError(f"--name {name!r}: use letters, digits, '.', '_' or '-' (it names folders)")
     src = Path(os.path.normpath(Path(folder).expanduser().absolute()))  # keep a symlinked ../shared as given
@@ -262,11 +273,15 @@ def init_corpus(folder: str | Path, name: str, params_out: str | Path | None = N
     if dupes:
         raise CorpusError(f"{folder}: file stems must be unique doc ids; repeated: {', '.join(dupes)}")
     home = resolve(data_root) / name
-    home.mkdir(parents=True, exist_ok=True)
     manifest = home / "corpus.yaml"
+    params_path = resolve(params_out) if params_out else resolve("params") / f"{name}.yaml"
+    if not force:
+        _refuse_foreign(manifest, params_path, name, _portable(src))
+    home.mkdir(parents=True, exist_ok=True)
     header = (f"# Corpus manifest written by `citerag corpus init` from {_portable(src)}.\n"
               "# doc_id: file stem; title: PDF metadata or first heading; url: optional, used by `fetch` only.\n")
-    body = {"name": name, "documents": entries, **({"skipped": skipped} if skipped else {})}
+    body = {"name": name, "source": _portable(src), "documents": entries,
+            **({"skipped": skipped} if skipped else {})}
     _write_text_atomic(manifest, header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True))
     from citerag.build.profile import write_default_profile
 
@@ -274,9 +289,25 @@ def init_corpus(folder: str | Path, name: str, params_out: str | Path | None = N
     created = not profile.exists()
     if created:
         write_default_profile(profile, name)
-    params_path = resolve(params_out) if params_out else resolve("params") / f"{name}.yaml"
     _write_text_atomic(params_path, corpus_params_yaml(name, _portable(src), _portable(manifest), home))
     return InitResult(manifest, profile, params_path, len(entries), skipped, created)
+
+
+def _refuse_foreign(manifest: Path, params_path: Path, name: str, source: str) -> None:
+    """Nothing already built or written by hand is lost to a mistyped --name or --params-out."""
+    if manifest.is_file():
+        try:
+            old = (yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}).get("source")
+        except yaml.YAMLError:
+            old = None
+        if old != source:
+            made = f"from {old}" if old else "by hand (no `source`)"
+            raise CorpusError(f"{manifest}: already holds corpus {name!r} made {made}; choose another --name, "
+                              "or pass --force to replace it")
+    if params_path.is_file() and not params_path.read_text(encoding="utf-8").startswith(
+            _PARAMS_HEADER.format(name=name)):
+        raise CorpusError(f"{params_path}: exists and was not written by `corpus init` for {name!r}; "
+                          "choose another --params-out, or pass --force to replace it")
 
 
 def corpus_params_yaml(name: str, pdf_dir: str, manifest: str, home: Path) -> str:
@@ -296,7 +327,7 @@ def corpus_params_yaml(name: str, pdf_dir: str, manifest: str, home: Path) -> st
                               if (eval_dir / "conversations.jsonl").is_file() else None),
         },
     }
-    return (f"# Params for the {name} corpus, written by `citerag corpus init`. Unlisted keys take the\n"
+    return (_PARAMS_HEADER.format(name=name) + " Unlisted keys take the\n"
             "# defaults of lib/citerag/core/params.py. The embedding cache (content-addressed) is shared.\n"
             + yaml.safe_dump(data, sort_keys=False))
 
