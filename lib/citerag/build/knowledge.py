@@ -113,7 +113,7 @@ def mine_mentions(titles: dict[str, str], doc_texts: dict[str, str]) -> list[tup
             seen.add(key)
             uniq.append((phrase, d))
     # a phrase that names two documents names neither
-    owners = Counter(p.lower() for p, _ in out)
+    owners = Counter(p for p, _ in {(p.lower(), d) for p, d in out})
     return [(p, d) for p, d in uniq if owners[p.lower()] == 1 or p == " ".join(tokens[d])]
 
 
