@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 
 from citerag.core.params import AgentParams
-from citerag.retrieval.query import QueryAnalysis, identifiers
-from citerag.text.patterns import QUALIFIED_NAME
+from citerag.retrieval.query import QueryAnalysis
+from citerag.text.patterns import QUALIFIED_NAME, identifiers
 
 ROUTES = ("retrieve", "resolve_definition", "compare", "summarize")
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import yaml
 
+from citerag.core.artifacts import write_text_atomic
 from citerag.core.params import Params
 from citerag.core.paths import repo_root, resolve
 
@@ -282,14 +283,14 @@ def init_corpus(folder: str | Path, name: str, params_out: str | Path | None = N
               "# doc_id: file stem; title: PDF metadata or first heading; url: optional, used by `fetch` only.\n")
     body = {"name": name, "source": _portable(src), "documents": entries,
             **({"skipped": skipped} if skipped else {})}
-    _write_text_atomic(manifest, header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True))
+    write_text_atomic(manifest, header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True))
     from citerag.build.profile import write_default_profile
 
     profile = home / "profile.yaml"
     created = not profile.exists()
     if created:
         write_default_profile(profile, name)
-    _write_text_atomic(params_path, corpus_params_yaml(name, _portable(src), _portable(manifest), home))
+    write_text_atomic(params_path, corpus_params_yaml(name, _portable(src), _portable(manifest), home))
     return InitResult(manifest, profile, params_path, len(entries), skipped, created)
 
 
@@ -338,13 +339,3 @@ def _portable(path: Path) -> str:
     rel = os.path.relpath(path, repo_root())
     return rel if not rel.startswith("../..") else str(path)  # inside, or beside it (../shared)
 
-
-def _write_text_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    finally:
-        Path(tmp).unlink(missing_ok=True)

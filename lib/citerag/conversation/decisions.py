@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
-from citerag.retrieval.query import QueryAnalysis, detect_mode, identifiers
+from citerag.retrieval.query import QueryAnalysis, detect_mode
+from citerag.text.patterns import identifiers
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import STOPWORDS, tokenize
 

@@ -39,18 +39,21 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON via a temp file + rename so readers never see half a file."""
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write text via a temp file + rename so readers never see half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, sort_keys=True, ensure_ascii=False)
-            fh.write("\n")
+            fh.write(text)
         os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs are shared like any file
         os.replace(tmp, path)
     finally:
         Path(tmp).unlink(missing_ok=True)
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
 def write_jsonl(path: Path, rows: Iterable[dict], sort_keys: bool = True) -> int:

@@ -86,6 +86,7 @@ def evaluate_params(params: Params, conversations: bool = True, log=print) -> Ev
              # build-time facts (what the index stage embedded when it was built) stay in its manifest
              **{k: v for k, v in stages["index"].counts.items() if k in ("chunks", "dim")}}
     store = load_store(params)
+    agent = Agent(store, params)
     items = load_questions(resolve(params.eval.questions)) if params.eval.questions else []
 
     retrieval: list[dict] = []
@@ -99,7 +100,6 @@ def evaluate_params(params: Params, conversations: bool = True, log=print) -> Ev
         t["retrieval_s"] = round(time.perf_counter() - t0, 2)
 
         t0 = time.perf_counter()
-        agent = Agent(store, params)
         results = [agent.run(it.question) for it in items]
         rows = answer_rows(results, items)
         t["answers_s"] = round(time.perf_counter() - t0, 2)
@@ -111,8 +111,6 @@ def evaluate_params(params: Params, conversations: bool = True, log=print) -> Ev
             ret = by_q.get(row["qid"], {})
             row.update({f"retrieval_{k}": v for k, v in ret.items() if k not in ("qid", "type")})
             row.update({f"ragas_{k}": v for k, v in ragas.per_question.get(row["qid"], {}).items()})
-    else:
-        agent = Agent(store, params)
 
     conv_metrics: dict[str, float] = {}
     conv_rows: list[dict] = []
@@ -127,7 +125,7 @@ def evaluate_params(params: Params, conversations: bool = True, log=print) -> Ev
         conv_metrics = conversation_metrics(conv_rows)
         t["conversation_s"] = round(time.perf_counter() - t0, 2)
     return EvalReport(retrieval, answer_metrics(rows) if rows else {}, rows, ragas, conv_metrics, conv_rows, index, t,
-                      corpus=load_manifest(params.corpus.manifest).name)
+                      corpus=corpus_name(params))
 
 
 # Overrides that name a corpus's own things (its files, sets and output places) stay with it.
@@ -160,8 +158,8 @@ def evaluate_corpora(params: Params, overrides: dict | None = None, conversation
     """This params' corpus first, then each corpus of `eval.also`: corpus name → report. A companion
     corpus whose PDFs are not on disk is skipped with a printed note (the run's own corpus is not:
     its absence is an error)."""
-    reports = {params_corpus(params): evaluate_params(params.with_overrides({"eval.also": []}),
-                                                      conversations=conversations)}
+    own = evaluate_params(params.with_overrides({"eval.also": []}), conversations=conversations)
+    reports = {own.corpus: own}
     for path, other in companion_params(params, overrides):
         missing = missing_files(other)
         if missing:
@@ -173,7 +171,7 @@ def evaluate_corpora(params: Params, overrides: dict | None = None, conversation
     return reports
 
 
-def params_corpus(params: Params) -> str:
+def corpus_name(params: Params) -> str:
     return load_manifest(params.corpus.manifest).name
 
 

@@ -195,12 +195,6 @@ def profile(params: Params):
     return load_profile(params.corpus.manifest)
 
 
-def corpus_name(params: Params) -> str:
-    from citerag.build.corpus import load_manifest
-
-    return load_manifest(params.corpus.manifest).name
-
-
 def example_page(pages, params: Params):
     """The profile's example page, else the page with the most table rows (then the longest)."""
     ex = profile(params).examples.page

@@ -17,8 +17,6 @@ from citerag.text.tokenize import STOPWORDS, stem
 if TYPE_CHECKING:
     from citerag.build.knowledge import CorpusKnowledge
 
-__all__ = ["MODES", "QueryAnalysis", "analyse", "content_words", "detect_mode", "identifiers"]
-
 MODES = ("definition", "algorithm", "parameter", "compare", "policy", "procedure", "general")
 
 _ANCHOR = re.compile(
