@@ -193,8 +193,11 @@ class AgentWorkflow(Workflow):
         p = self.params
         if evidence is None:
             evidence = select_evidence(st.ordered_hits(), self.store, p.answer)
+        rt = st.route
         st.answer = answer_from_evidence(st.qa, evidence, p.answer, self.idf, self.vocab, llm=self.llm,
-                                         common_words=self.common_words)
+                                         common_words=self.common_words,
+                                         topics=rt.topics if rt and rt.name == "compare" else (),
+                                         attribute=rt.attribute if rt else "")
         st.event(node, backend=st.answer.backend, evidence=[e.chunk_id for e in evidence],
                  draft_refused=st.answer.refused, notes=st.answer.notes)
 

@@ -92,7 +92,8 @@ def _only_valid_keys(s: SentenceCheck) -> str:
 
 def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams,
                          idf: dict[str, float], vocab: set[str], llm=None,
-                         common_words: frozenset[str] = frozenset()) -> Answer:
+                         common_words: frozenset[str] = frozenset(), topics: tuple[str, ...] = (),
+                         attribute: str = "") -> Answer:
     """Draft with the configured backend (falling back to extractive), then verify."""
     backend = params.backend
     notes: list[str] = []
@@ -112,10 +113,12 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
                 return _answer(qa.text, text, checks, evidence, "openai", notes)
             notes.append(f"openai draft rejected ({reason}); deterministic fallback")
         backend = "extractive"
-    draft = compose(qa, evidence, params, idf)
-    if not draft:
+    drafted = compose(qa, evidence, params, idf, topics, attribute)
+    if not drafted.text:
         return refusal(qa.text, "insufficient_evidence", backend, [*notes, "no evidence unit matched the question"])
-    text, checks, reason = verify(draft, evidence, params)
+    if drafted.missing_parts:
+        notes.append("the documents do not state: " + "; ".join(drafted.missing_parts))
+    text, checks, reason = verify(drafted.text, evidence, params)
     if reason is not None:
         return Answer(qa.text, REFUSAL, True, reason, [], checks, backend, notes)
     return _answer(qa.text, text, checks, evidence, backend, notes)

@@ -1,94 +1,41 @@
-"""The offline, deterministic answer backend: compose an answer from evidence units.
+"""The offline, deterministic answer backend: compose an answer from evidence passages.
 
-Units are what a sentence of the answer may restate: prose sentences, table
-rows rendered with their header cells ("ML-KEM-768: encapsulation key 1184,
-…"), glossary rows ("term: definition") and algorithm steps. Every unit keeps
-the key of the evidence it came from, so every sentence is cited by
+The question is taken apart first (`answer.asked`): its parts, the answer type
+each part wants, its focus. Each part is answered by the passage (a unit and
+the units that continue it, `answer.units`) that holds the most of that
+part's weighted terms *and* can be of the wanted type. Units that answer by
+construction come first: the numbered steps of a named algorithm, the
+glossary row of the asked term, the table rows of the asked identifiers.
+Every sentence keeps the key of the evidence it came from, so it is cited by
 construction; the verifier still checks it like any other backend's output.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from citerag.answer.asked import Asked, asked, type_match
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
+from citerag.answer.units import Passage, Unit, passages, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
-from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
-from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
-from citerag.text.patterns import STEP_LINE as _STEP
-from citerag.text.patterns import TABLE_CAPTION as _CAPTION
-from citerag.text.patterns import has_pseudocode
-from citerag.text.sentences import split_prose
+from citerag.text.patterns import identifiers
 from citerag.text.terms import Scorer
-
-_COMPARE_SPLIT = re.compile(r"\s+(?:and|vs\.?|versus|or|with)\s+|,\s*", re.I)
 
 
 @dataclass
-class Unit:
+class Draft:
+    """A cited draft and what the abstention model needs to judge it."""
+
     text: str
-    key: str
-    kind: str  # sentence | row | definition | step | title
-    order: int  # position in the evidence, for stable output
-    group: str = ""  # algorithm title for steps
-
-
-def units(ev: Evidence) -> list[Unit]:
-    out: list[Unit] = []
-    header: list[str] | None = None
-    caption = ""
-    algo = ""
-    for block in re.split(r"\n\s*\n", ev.text):
-        # Contents-list lines ("Algorithm 19 | ML-KEM.KeyGen() . . . 35") state nothing.
-        lines = [ln.strip() for ln in block.split("\n") if ln.strip() and not _DOT_LEADER.search(ln)]
-        header, caption = None, ""
-        for ln in lines:
-            if _CAPTION.match(ln):
-                caption = re.sub(r"^(Table\s+\d+)[.:]\s*", r"\1, ", ln).rstrip(".")  # one sentence, not two
-                continue
-            m = _ALGO.match(ln)
-            if m:
-                algo = f"Algorithm {m.group(1)}{m.group(2)}".strip()
-                out.append(Unit(algo, ev.key, "title", len(out), algo))
-                continue
-            if _STEP.match(ln) and (algo or has_pseudocode(ln)):
-                out.append(Unit(ln, ev.key, "step", len(out), algo))
-                continue
-            if " | " in ln:
-                cells = [c.strip() for c in ln.split(" | ")]
-                if header is None:
-                    header = cells
-                    if len(cells) == 2 and not caption:  # glossary tables have no header row
-                        out.append(Unit(f"{cells[0]}: {cells[1]}", ev.key, "definition", len(out)))
-                    continue
-                if len(cells) == 2 and len(header) == 2 and not caption:
-                    out.append(Unit(f"{cells[0]}: {cells[1]}", ev.key, "definition", len(out)))
-                    continue
-                label = cells[0] or "(row)"
-                # A header whose empty corner cell was lost lines up one column short.
-                head = [""] * (len(cells) - len(header)) + header if len(header) < len(cells) else header
-                pairs = [f"{h} {v}".strip() for h, v in zip(head[1:], cells[1:]) if v]
-                prefix = f"{caption}: " if caption else ""
-                out.append(Unit(f"{prefix}{label}: {', '.join(pairs)}", ev.key, "row", len(out)))
-                continue
-            if ln.startswith("#"):
-                continue
-            if ev.heading and ln in ev.heading.split(" > "):
-                continue  # the chunk's own heading line
-            for s in split_prose(ln.lstrip("-• ").strip()):
-                if _is_statement(s):
-                    out.append(Unit(s, ev.key, "sentence", len(out)))
-    return out
-
-
-def _is_statement(s: str) -> bool:
-    """A prose unit worth restating: enough words, mostly lower-case text, not a bare link."""
-    words = re.findall(r"[A-Za-z]{2,}", s)
-    lower = [w for w in words if w.islower()]
-    return len(words) >= 5 and len(lower) >= 3 and "://" not in s
+    how: str = ""                       # steps | preferred | parts | none
+    part_scores: list[float] = field(default_factory=list)   # best passage score per part
+    part_types: list[float] = field(default_factory=list)    # its answer-type match per part
+    missing_parts: list[str] = field(default_factory=list)   # parts no passage answers
+    best: float = 0.0                   # best passage score over the whole question
 
 
 def _has(text: str, term: str) -> bool:
@@ -103,59 +50,99 @@ def _cite(u: Unit) -> str:
     return " ".join(f"{s} [{u.key}]" for s in split_sentences(body))
 
 
-def compare_topics(qa: QueryAnalysis) -> list[str]:
-    """The two things a comparison is about: identifiers if there are ≥ 2, else the phrases
-    around "and/vs/versus"."""
-    if len(qa.identifiers) >= 2:
-        return list(qa.identifiers[:2])
-    text = re.sub(r"^(?:compare|what (?:is|are) the differences? between|how do)\s+(?:the\s+)?", "",
-                  qa.text.strip(" ?"), flags=re.I)
-    parts = [p.strip() for p in _COMPARE_SPLIT.split(text) if p and p.strip()]
-    return parts[:2] if len(parts) >= 2 else []
+def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
+    """The question's analysis narrowed to one part; the part keeps the question's identifiers
+    ("and what does it rest on?" is still about the named thing)."""
+    if text == qa.text:
+        return qa
+    own = identifiers(text)
+    extra = [i for i in qa.identifiers if i.lower() not in text.lower()]
+    return dataclasses.replace(qa, text=" ".join([text, *extra]), identifiers=tuple(own + extra),
+                               content_words=tuple(dict.fromkeys(content_words(text))))
 
 
-def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, idf: dict[str, float]) -> str:
-    """A cited draft answer, or "" when no unit is relevant enough."""
-    score = Scorer(qa, idf)
+def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int) -> float:
+    """Weighted term share of the passage, and of the passage read under its section heading
+    (a section titled with the question's terms answers it in its own sentences, which need not
+    repeat them); halved when the passage cannot be of the wanted answer type; a small
+    tie-break for evidence ranked higher by retrieval."""
+    own = score(p.text)
+    under = score(f"{p.head.heading} {p.text}") if p.head.heading else own
+    return (0.5 * own + 0.5 * under) * (0.5 + 0.5 * type_match(types, p.text)) + 0.02 / (1 + rank)
+
+
+def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, idf: dict[str, float],
+            topics: tuple[str, ...] = (), attribute: str = "") -> Draft:
+    """A cited draft answer (empty text when no passage is relevant enough)."""
     all_units = [u for ev in evidence for u in units(ev)]
     if not all_units:
-        return ""
-    scored = sorted(((score(u.text), i, u) for i, u in enumerate(all_units)), key=lambda x: (-x[0], x[1]))
+        return Draft("", "none")
+    score = Scorer(qa, idf)
+    if qa.mode == "compare" and len(topics) < 2 and len(qa.identifiers) >= 2:
+        topics = qa.identifiers[:2]
+    want = asked(qa.text, qa.identifiers, qa.doc_mentions, topics, attribute)
 
     if qa.mode == "algorithm":
         steps = _algorithm_steps(qa, all_units, score)
         if steps:
-            return "\n".join(_cite(u) for u in steps)
+            s = score(" ".join(u.text for u in steps))
+            return Draft(_cite_all(steps), "steps", [s], [1.0], [], s)
 
-    preferred = _preferred(qa, all_units, score, params)
-    if preferred:
-        return "\n".join(_cite(u) for u in preferred)
+    if not want.multi or topics:
+        preferred = _preferred(qa, all_units, score, params)
+        if preferred:
+            s = score(" ".join(u.text for u in preferred))
+            t = type_match(want.types, " ".join(u.text for u in preferred))
+            return Draft(_cite_all(preferred), "preferred", [s], [t], [], s)
+    return _answer_parts(qa, want, all_units, params, idf)
 
-    if qa.mode == "compare":
-        topics = compare_topics(qa)
-        picked = []
-        for topic in topics:
-            best = next((u for s, _, u in scored if s >= params.min_answer_score / 2
-                         and topic.lower() in u.text.lower() and u not in picked), None)
-            if best is not None:
-                picked.append(best)
-        if len(picked) == len(topics) == 2:
-            return "\n".join(_cite(u) for u in picked)
 
-    best_score = scored[0][0]
-    if best_score < params.min_answer_score:
-        return ""
-    floor = max(params.min_answer_score, 0.6 * best_score)
-    chosen: list[Unit] = []
-    seen_text: set[str] = set()
-    for s, _, u in scored:
-        if s < floor or len(chosen) >= params.max_sentences:
-            break
-        if u.kind in ("title", "step") or u.text in seen_text:
+def _answer_parts(qa: QueryAnalysis, want: Asked, all_units: list[Unit], params: AnswerParams,
+                  idf: dict[str, float]) -> Draft:
+    """Each part answered by its own best passage; a single-part question may add runners-up."""
+    cands = [p for p in passages(all_units) if p.head.kind not in ("title", "step")]
+    keys = list(dict.fromkeys(u.key for u in all_units))
+    rank = {k: i for i, k in enumerate(keys)}
+    chosen: list[Passage] = []
+    scores, types, missing = [], [], []
+    best_overall = 0.0
+    for part in want.parts:
+        pqa = _part_qa(qa, part.text)
+        score = Scorer(pqa, idf)
+        side = part.topic
+        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key]), i, p)
+                         for i, p in enumerate(cands) if not side or side.lower() in p.text.lower()),
+                        key=lambda x: (-x[0], x[1]))
+        if not ranked or ranked[0][0] < params.min_answer_score:
+            missing.append(part.text)
+            scores.append(ranked[0][0] if ranked else 0.0)
+            types.append(0.0)
             continue
-        seen_text.add(u.text)
-        chosen.append(u)
-    return "\n".join(_cite(u) for u in chosen)
+        top, _, p = ranked[0]
+        best_overall = max(best_overall, top)
+        scores.append(top)
+        types.append(type_match(part.types, p.text))
+        if not any(p.head in c.units for c in chosen):
+            chosen.append(p)
+        if not want.multi:  # runners-up close to the best, within the sentence budget
+            for s, _, other in ranked[1:]:
+                n = sum(len(c.units) for c in chosen)
+                if s < max(params.min_answer_score, 0.6 * top) or n >= params.max_sentences:
+                    break
+                if any(u in c.units for c in chosen for u in other.units) or \
+                        any(u.text == c.head.text for c in chosen for u in other.units):
+                    continue
+                chosen.append(other)
+    if not chosen:
+        return Draft("", "none", scores, types, missing, best_overall)
+    out: list[Unit] = []
+    for c in chosen:
+        out += [u for u in c.units if u not in out]
+    return Draft(_cite_all(out), "parts", scores, types, missing, best_overall)
+
+
+def _cite_all(us: list[Unit]) -> str:
+    return "\n".join(_cite(u) for u in us)
 
 
 _PARAM_WORDS = re.compile(r"\b(size|sizes|how (big|large|long)|bytes?|bits?|value|length|category|categories)\b", re.I)

@@ -1,0 +1,125 @@
+"""What a question asks for: its parts, the answer type of each, and its focus.
+
+Pure functions of the question text (and of the query analysis), with no
+corpus vocabulary: the shapes are those of English questions.
+
+- **Parts.** "What does X stand for, and what assumption does it rest on?" is
+  two questions; an answer is complete only when each part has its own cited
+  unit. A comparison has one part per side.
+- **Answer type.** "How many …", "what is the maximum …" want a number; "when"
+  a date; "why" a reason; "how do I" a procedure or command; "is/does …" a
+  yes/no statement; "what is X" a definition. A unit that cannot be of that
+  type (no digit for a size question) is not the answer, however many words it
+  shares with the question.
+- **Focus.** The things an answer must be about and a related sentence will
+  not do: numbers, years, quoted strings and numbered identifiers the question
+  names. Cited evidence that never states them does not answer the question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citerag.text.patterns import NUMBERED_VARIANT
+
+TYPES: dict[str, re.Pattern[str]] = {
+    "number": re.compile(r"\b(how (many|much|large|big|long|small)|maximum|minimum|size|sizes|number of|"
+                         r"what value|length|bytes|bits|limit|count)\b", re.I),
+    "date": re.compile(r"\b(when|what year|which year|what date|in what year)\b", re.I),
+    "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
+    "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
+    "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
+    "definition": re.compile(r"^(what|who) (is|are)\b|\bstand for\b|\bmeans?\b|\bdefin|\bwhat does .+ do\b",
+                             re.I),
+}
+
+# What a unit of each answer type shows.
+CUES: dict[str, re.Pattern[str]] = {
+    "number": re.compile(r"\d"),
+    "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
+    "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reason|thus|as a result|"
+                         r"avoids?|prevents?|ensures?|allows?)\b", re.I),
+    "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
+                            r"make|create|add|set|enter|open)\b", re.I),
+}
+
+# A question's parts are joined by "and"/"also"/";" before a new question word.
+_PART_SPLIT = re.compile(
+    r"\s*(?:,?\s+and\s+(?:also\s+)?|;\s*|\?\s+)"
+    r"(?=(?:what|which|how|why|when|where|who|whom|whose|is|are|does|do|did|can|should|must|say|list|give|"
+    r"name|explain|state)\b)", re.I)
+_QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
+_YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)?(?![\w-])")
+
+
+@dataclass(frozen=True)
+class Part:
+    text: str
+    types: tuple[str, ...]
+    topic: str = ""  # the side of a comparison this part is about
+
+
+@dataclass(frozen=True)
+class Asked:
+    parts: tuple[Part, ...]
+    focus: tuple[str, ...]
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(t for p in self.parts for t in p.types))
+
+    @property
+    def multi(self) -> bool:
+        return len(self.parts) > 1
+
+
+def answer_types(text: str) -> tuple[str, ...]:
+    t = text.strip()
+    return tuple(n for n, rx in TYPES.items() if rx.search(t))
+
+
+def type_match(types: tuple[str, ...], text: str) -> float:
+    """1 when the text shows a cue of one of the wanted types (or no checkable type is wanted:
+    definitions and yes/no statements take too many shapes to check), else 0."""
+    checkable = [t for t in types if t in CUES]
+    if not checkable:
+        return 1.0
+    return 1.0 if any(CUES[t].search(text) for t in checkable) else 0.0
+
+
+def split_parts(question: str) -> list[str]:
+    """The sub-questions of a multi-part question; a part that is a bare question word ("and
+    why?") keeps the subject of the part before it."""
+    q = question.strip()
+    pieces = [p.strip(" ,;?") for p in _PART_SPLIT.split(q) if p and p.strip(" ,;?")]
+    if len(pieces) <= 1:
+        return [q]
+    out: list[str] = []
+    for p in pieces:
+        if len(p.split()) <= 2 and out:  # "why", "how so", "which one"
+            p = f"{p} {out[0]}"
+        out.append(p)
+    return out
+
+
+def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple[str, ...]) -> tuple[str, ...]:
+    """Numbers and years, quoted strings and numbered identifiers the question names, except
+    those that only name a document (a document mention says where to look, not what)."""
+    named = " ".join(doc_mentions).lower()
+    found: list[str] = [m.group(1) for m in _QUOTED.finditer(question)]
+    found += [i for i in identifiers if NUMBERED_VARIANT.fullmatch(i)]
+    covered = " ".join(found).lower()
+    found += [m.group(0) for m in _YEAR_OR_NUMBER.finditer(question) if m.group(0).lower() not in covered]
+    return tuple(dict.fromkeys(f for f in found if f.lower() not in named))
+
+
+def asked(question: str, identifiers: tuple[str, ...] = (), doc_mentions: tuple[str, ...] = (),
+          topics: tuple[str, ...] = (), attribute: str = "") -> Asked:
+    """The parts (one per comparison side when `topics` are given), their types, and the focus."""
+    if len(topics) >= 2:
+        types = answer_types(question)
+        parts = tuple(Part(f"{t} {attribute}".strip(), types, t) for t in topics)
+    else:
+        parts = tuple(Part(p, answer_types(p) or answer_types(question)) for p in split_parts(question))
+    return Asked(parts, focus_terms(question, identifiers, doc_mentions))

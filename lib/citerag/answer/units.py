@@ -1,0 +1,145 @@
+"""Evidence units and passages: what one sentence of an extractive answer may restate.
+
+Units are prose sentences, table rows rendered with their header cells
+("ML-KEM-768: encapsulation key 1184, …"), glossary rows ("term: definition"),
+algorithm titles and steps. Every unit keeps the key of the evidence it came
+from, so every sentence of an answer is cited by construction.
+
+A passage is a unit plus the units that continue it. Documents often state a
+fact in the sentence *after* the one that names the topic: "PageBreak … . It
+works by consuming all vertical space", "the layers, top down, are:" followed
+by the list, "If 1, … . If 0, …". Scoring the anchor alone picks the sentence
+that shares the question's words and misses the one that answers; scoring the
+passage as one text keeps both.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citerag.answer.evidence import Evidence
+from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
+from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
+from citerag.text.patterns import STEP_LINE as _STEP
+from citerag.text.patterns import TABLE_CAPTION as _CAPTION
+from citerag.text.patterns import has_pseudocode
+from citerag.text.sentences import split_prose
+
+# A sentence that leans on the one before it: a pronoun or connective subject, a condition on
+# the same setting, or an example of it.
+_CONTINUES = re.compile(
+    r"^(?:it|its|this|these|they|their|those|such|thus|hence|therefore|then|here|if|when|otherwise|"
+    r"in (?:this|that|such) case|for (?:example|instance)|e\.g\.|each|both|the (?:latter|former|result))\b",
+    re.I)
+# A sentence that announces what follows: ends with a colon, or stops on a linking word.
+_ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|includes))\s*$", re.I)
+
+
+@dataclass
+class Unit:
+    text: str
+    key: str
+    kind: str  # sentence | row | definition | step | title
+    order: int  # position in the evidence, for stable output
+    group: str = ""  # algorithm title for steps
+    block: int = 0  # paragraph (blank-line block) within the evidence
+    heading: str = ""  # the heading path of the evidence it came from
+
+
+def units(ev: Evidence) -> list[Unit]:
+    out: list[Unit] = []
+    header: list[str] | None = None
+    caption = ""
+    algo = ""
+
+    def add(text: str, kind: str, group: str = "") -> None:
+        out.append(Unit(text, ev.key, kind, len(out), group, block, ev.heading))
+
+    for block, para in enumerate(re.split(r"\n\s*\n", ev.text)):
+        # Contents-list lines ("Algorithm 19 | ML-KEM.KeyGen() . . . 35") state nothing.
+        lines = [ln.strip() for ln in para.split("\n") if ln.strip() and not _DOT_LEADER.search(ln)]
+        header, caption = None, ""
+        for ln in lines:
+            if _CAPTION.match(ln):
+                caption = re.sub(r"^(Table\s+\d+)[.:]\s*", r"\1, ", ln).rstrip(".")  # one sentence, not two
+                continue
+            m = _ALGO.match(ln)
+            if m:
+                algo = f"Algorithm {m.group(1)}{m.group(2)}".strip()
+                add(algo, "title", algo)
+                continue
+            if _STEP.match(ln) and (algo or has_pseudocode(ln)):
+                add(ln, "step", algo)
+                continue
+            if " | " in ln:
+                cells = [c.strip() for c in ln.split(" | ")]
+                if header is None:
+                    header = cells
+                    if len(cells) == 2 and not caption:  # glossary tables have no header row
+                        add(f"{cells[0]}: {cells[1]}", "definition")
+                    continue
+                if len(cells) == 2 and len(header) == 2 and not caption:
+                    add(f"{cells[0]}: {cells[1]}", "definition")
+                    continue
+                label = cells[0] or "(row)"
+                # A header whose empty corner cell was lost lines up one column short.
+                head = [""] * (len(cells) - len(header)) + header if len(header) < len(cells) else header
+                pairs = [f"{h} {v}".strip() for h, v in zip(head[1:], cells[1:]) if v]
+                prefix = f"{caption}: " if caption else ""
+                add(f"{prefix}{label}: {', '.join(pairs)}", "row")
+                continue
+            if ln.startswith("#"):
+                continue
+            if ev.heading and ln in ev.heading.split(" > "):
+                continue  # the chunk's own heading line
+            for s in split_prose(ln.lstrip("-• ").strip()):
+                if _is_statement(s) or (out and out[-1].block == block and _ANNOUNCES.search(out[-1].text)
+                                        and len(s.split()) >= 2):
+                    add(s, "sentence")
+    return out
+
+
+def _is_statement(s: str) -> bool:
+    """A prose unit worth restating: enough words, mostly lower-case text, not a bare link."""
+    words = re.findall(r"[A-Za-z]{2,}", s)
+    lower = [w for w in words if w.islower()]
+    return len(words) >= 5 and len(lower) >= 3 and "://" not in s
+
+
+def continues(prev: Unit, nxt: Unit) -> bool:
+    """Does `nxt` complete what `prev` says? Same evidence; the same paragraph, or the next one
+    when `prev` announces a list; and `nxt` leans on `prev` or `prev` announces it."""
+    if nxt.key != prev.key or nxt.kind in ("title",) or prev.kind in ("title", "step"):
+        return False
+    announces = bool(_ANNOUNCES.search(prev.text))
+    if nxt.block != prev.block and not (announces and nxt.block == prev.block + 1):
+        return False
+    return announces or bool(_CONTINUES.match(nxt.text))
+
+
+@dataclass
+class Passage:
+    units: list[Unit]
+
+    @property
+    def text(self) -> str:
+        return " ".join(u.text for u in self.units)
+
+    @property
+    def head(self) -> Unit:
+        return self.units[0]
+
+
+def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
+    """One passage per unit: the unit and up to `max_follow` units that continue it."""
+    out = []
+    for i, u in enumerate(all_units):
+        chain = [u]
+        listing = u.kind == "sentence" and bool(_ANNOUNCES.search(u.text))  # "… are:" then the items
+        for nxt in all_units[i + 1: i + 1 + max_follow]:
+            if not (continues(chain[-1], nxt) or (listing and continues(u, nxt))):
+                break
+            chain.append(nxt)
+        out.append(Passage(chain))
+    return out
