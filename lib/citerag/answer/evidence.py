@@ -28,6 +28,7 @@ class Evidence(Located):
     text: str
     heading: str = ""
     score: float = 0.0
+    ordinal: int = -1  # the chunk's position in its document (-1: not known)
 
     def citation(self) -> dict:
         """The citation record of the batch contracts."""
@@ -61,7 +62,7 @@ def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
             break
         used += len(c.text)
         out.append(Evidence(key(len(out) + 1), Location.of(c), c.text,
-                            " > ".join(c.heading_path), score))
+                            " > ".join(c.heading_path), score, c.ordinal))
     return out
 
 

@@ -22,6 +22,7 @@ from citerag.answer.evidence import Evidence
 from citerag.answer.units import Passage, Unit, passages, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
+from citerag.retrieval.rerank import is_overview
 from citerag.text.patterns import identifiers
 from citerag.text.terms import Scorer
 
@@ -94,13 +95,14 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
             s = score(" ".join(u.text for u in preferred))
             t = type_match(want.types, " ".join(u.text for u in preferred))
             return Draft(_cite_all(preferred), "preferred", [s], [t], [], s)
-    return _answer_parts(qa, want, all_units, params, idf)
+    return _answer_parts(qa, want, evidence, all_units, params, idf)
 
 
-def _answer_parts(qa: QueryAnalysis, want: Asked, all_units: list[Unit], params: AnswerParams,
-                  idf: dict[str, float]) -> Draft:
+def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_units: list[Unit],
+                  params: AnswerParams, idf: dict[str, float]) -> Draft:
     """Each part answered by its own best passage; a single-part question may add runners-up."""
     cands = [p for p in passages(all_units) if p.head.kind not in ("title", "step")]
+    opening = _openings(evidence, all_units) if qa.broad else set()
     keys = list(dict.fromkeys(u.key for u in all_units))
     rank = {k: i for i, k in enumerate(keys)}
     chosen: list[Passage] = []
@@ -110,7 +112,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, all_units: list[Unit], params:
         pqa = _part_qa(qa, part.text)
         score = Scorer(pqa, idf)
         side = part.topic
-        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key]), i, p)
+        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key])
+                          + (0.5 if id(p.head) in opening else 0.0), i, p)
                          for i, p in enumerate(cands) if not side or side.lower() in p.text.lower()),
                         key=lambda x: (-x[0], x[1]))
         if not ranked or ranked[0][0] < params.min_answer_score:
@@ -139,6 +142,22 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, all_units: list[Unit], params:
     for c in chosen:
         out += [u for u in c.units if u not in out]
     return Draft(_cite_all(out), "parts", scores, types, missing, best_overall)
+
+
+def _openings(evidence: list[Evidence], all_units: list[Unit], n: int = 2) -> set[int]:
+    """The first `n` prose units of evidence that opens an overview section (abstract,
+    introduction, a document's first page): a broad question ("what is X") is answered where a
+    document presents X as a whole, in words that need not repeat the question's."""
+    opens = set()
+    for e in evidence:
+        first = e.text.lstrip().split("\n", 1)[0].lstrip("# ").strip()
+        section = e.heading.split(" > ")[-1] if e.heading else ""
+        if is_overview(e.ordinal, [section]) and (e.ordinal <= 1 or (section and first == section)):
+            opens.add(e.key)
+    out: set[int] = set()
+    for k in opens:
+        out |= {id(u) for u in [u for u in all_units if u.key == k and u.kind == "sentence"][:n]}
+    return out
 
 
 def _cite_all(us: list[Unit]) -> str:

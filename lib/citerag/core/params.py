@@ -120,6 +120,7 @@ class RerankWeights(_Section):
     mode: float = Field(0.5, ge=0, le=100)        # chunk kind matches the query's mode
     defines: float = Field(1.0, ge=0, le=100)     # chunk holds the defining entry of the asked term
     doc: float = Field(1.0, ge=0, le=100)         # document named or implied by the query
+    overview: float = Field(1.0, ge=0, le=100)    # broad question: abstract/introduction/opening chunks
     boilerplate: float = Field(2.0, ge=0, le=100)  # penalty: contents lists, references
 
 

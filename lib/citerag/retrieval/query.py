@@ -28,6 +28,10 @@ _SUBJECT = re.compile(
     r"|^(?:define|definition\s+of|meaning\s+of)\s+(?:an?\s+|the\s+)?(.+?)\s*\??$"
     r"|\bdefines?\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+# A broad question names a thing and asks for the whole of it: "what is PQC", "explain ML-DSA",
+# "what are the PQC standards". Its answer is in a document's abstract or introduction.
+_BROAD = re.compile(r"^(?:what\s+(?:is|are)(?:\s+the)?|explain|describe|tell\s+me\s+about|"
+                    r"(?:give\s+(?:me\s+)?)?an?\s+overview\s+of|introduce)\s+(?P<x>[^?]+?)\s*[?.!]?$", re.I)
 
 _MODE_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("compare", re.compile(r"\b(compare|comparison|differences?|differ|versus|vs\.?|smaller|larger)\b", re.I)),
@@ -52,6 +56,7 @@ class QueryAnalysis:
     variants: tuple[str, ...] = field(default=())
     subject: str | None = None  # what a definition question asks about
     docs: tuple[str, ...] = ()  # doc ids the question names
+    broad: bool = False  # asks for the whole of a named thing (answered from overview sections)
 
 
 def detect_mode(text: str) -> str:
@@ -67,6 +72,16 @@ def definition_subject(text: str) -> str | None:
         return None
     subject = (m.group(1) or m.group(2) or m.group(3) or "").strip(" \"'“”")
     return subject if 0 < len(subject) <= 60 else None
+
+
+def is_broad(text: str) -> bool:
+    """A short name (≤ 3 words, no digits, capitalised) asked about as a whole."""
+    m = _BROAD.match(text.strip())
+    if not m:
+        return False
+    words = m.group("x").split()
+    return (0 < len(words) <= 3 and words[0].lower() not in ("a", "an")
+            and not any(c.isdigit() for c in m.group("x")) and words[0][0].isupper())
 
 
 def anchors(text: str) -> list[str]:
@@ -141,4 +156,5 @@ def analyse(text: str, knowledge: CorpusKnowledge | None = None, mode_hint: str 
         variants=tuple(found[:max_variants]),
         subject=subject,
         docs=tuple(dict.fromkeys(d for _, d in mentions)),
+        broad=is_broad(text),
     )

@@ -20,6 +20,9 @@ from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
 
 _GLOSSARY_HEAD = re.compile(r"terms|definitions|glossary|acronyms|abbreviations|symbols", re.I)
+# Sections that present a document or a topic as a whole (document structure, not vocabulary).
+OVERVIEW_HEAD = re.compile(r"\b(abstract|introduction|overview|summary|purpose|scope|about|background|"
+                           r"preface|what is)\b", re.I)
 _BOILER_HEAD = re.compile(r"table of contents|^contents$|list of (tables|figures|algorithms)|^references$", re.I)
 
 
@@ -87,11 +90,18 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     f["mode"] = 1.0 if _mode_match(q.mode, chunk, heading) else 0.0
     f["defines"] = 1.0 if _defines(text_lower, q) else 0.0
     f["doc"] = hints.get(chunk.doc_id, 0.0)
+    f["overview"] = 1.0 if q.broad and is_overview(chunk.ordinal, chunk.heading_path) else 0.0
     boiler = 1.0 if any(_BOILER_HEAD.search(h) for h in chunk.heading_path[-1:]) else 0.0
     if len(_DOT_LEADER.findall(chunk.text)) >= 3:
         boiler = 1.0
     f["boilerplate"] = boiler
     return f
+
+
+def is_overview(ordinal: int, heading_path: list[str]) -> bool:
+    """A document-level chunk: the document's opening, or a section that presents its topic
+    (its own heading, not an ancestor's: "Introduction > Version numbering" is a detail)."""
+    return ordinal <= 1 or any(OVERVIEW_HEAD.search(h) for h in heading_path[-1:])
 
 
 def _mode_match(mode: str, chunk: Chunk, heading: str) -> bool:
@@ -113,5 +123,5 @@ def _defines(text_lower: str, q: QueryAnalysis) -> bool:
 def score(f: dict[str, float], w: RerankWeights) -> float:
     return (w.fused * f["fused"] + w.dense * f["dense"] + w.identifier * f["identifier"]
             + w.phrase * f["phrase"] + w.heading * f["heading"] + w.anchor * f["anchor"]
-            + w.mode * f["mode"] + w.defines * f["defines"] + w.doc * f["doc"]
+            + w.mode * f["mode"] + w.defines * f["defines"] + w.doc * f["doc"] + w.overview * f["overview"]
             - w.boilerplate * f["boilerplate"])
