@@ -284,6 +284,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """Fit the answer/refuse model on the dev sets of the params' corpus and its eval.also corpora."""
+    from citerag.experiments.calibrate import calibrate
+
+    _, params = _params(args)
+    calibrate(params, args.out, args.max_answerable_refused)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from citerag.experiments import bench
 
@@ -360,6 +369,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-conversations", action="store_true", help="skip the conversation set")
     p.set_defaults(func=cmd_eval)
 
+    p = with_params(sub.add_parser("calibrate", help="fit the answer/refuse model on the dev sets (both corpora)"))
+    p.add_argument("--out", default="data/abstain", help="folder for model.json, curve.csv (default: %(default)s)")
+    p.add_argument("--max-answerable-refused", type=float, default=0.08,
+                   help="operating point: refuse at most this share of answerables (cross-validated)")
+    p.set_defaults(func=cmd_calibrate)
     p = with_params(sub.add_parser("bench", help="benchmarks that print measured figures"))
     p.add_argument("what", choices=["index", "retrieve", "ablate"])
     p.add_argument("--spec", help="bench ablate: the sweep to time (default params/ablations/rrf_k0.yaml)")

@@ -99,6 +99,12 @@ class AgentWorkflow(Workflow):
 
         self.common_words = model_vocabulary(params.embed.model)
         self.graph = _graph(store) if params.agent.graph.expand else None
+        self.abstain = None
+        if params.answer.abstain.model:
+            from citerag.answer.abstain import load_model
+            from citerag.core.paths import resolve
+
+            self.abstain = load_model(resolve(params.answer.abstain.model))
         self.llm = None
         if params.answer.backend == "openai":
             from citerag.answer.llm import OpenAIDrafter
@@ -161,7 +167,7 @@ class AgentWorkflow(Workflow):
             st.event("assess_evidence", **a.to_dict(), decision="refine")
             return RefineEvent(reason=a.reason)
         st.stop_reason = exhausted
-        if a.reason == "insufficient_hits":
+        if a.reason == "insufficient_hits" and p.thin_evidence == "hits":
             st.event("assess_evidence", **a.to_dict(), decision="refuse", budget=exhausted)
             return self._decided(st, "refuse")
         # hits suffice but an anchor/diversity check failed: answer from what there is
@@ -197,9 +203,10 @@ class AgentWorkflow(Workflow):
         st.answer = answer_from_evidence(st.qa, evidence, p.answer, self.idf, self.vocab, llm=self.llm,
                                          common_words=self.common_words,
                                          topics=rt.topics if rt and rt.name == "compare" else (),
-                                         attribute=rt.attribute if rt else "")
+                                         attribute=rt.attribute if rt else "", model=self.abstain,
+                                         signals=self._signals(st))
         st.event(node, backend=st.answer.backend, evidence=[e.chunk_id for e in evidence],
-                 draft_refused=st.answer.refused, notes=st.answer.notes)
+                 draft_refused=st.answer.refused, notes=st.answer.notes, decision=st.answer.decision)
 
     def finish(self, st: AgentState, skipped_answer: bool = False, node: str = "verify_or_refuse") -> None:
         """Final verification record; a skipped answer becomes the `budget_exhausted` refusal."""
@@ -212,6 +219,11 @@ class AgentWorkflow(Workflow):
                             for s in st.answer.sentences])
 
     # -- helpers ----------------------------------------------------------------------------
+
+    def _signals(self, st: AgentState) -> dict[str, float]:
+        """What the loop learnt, as decision features: the share of hits holding the question."""
+        a = st.assessment
+        return {"relevant_hits": round(a.relevant_hits / max(1, len(st.hits)), 4) if a else 0.0}
 
     def _decided(self, st: AgentState, decision: str) -> AnswerEvent | VerifyEvent | StopEvent:
         if st.gather_only:

@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from citerag.answer.abstain import SIGNALS, AbstainModel, features
+from citerag.answer.asked import focus_terms
 from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys
 from citerag.answer.evidence import Evidence, support_score
-from citerag.answer.extractive import compose
+from citerag.answer.extractive import Draft, compose
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
 from citerag.text.patterns import NUMBERED_VARIANT
+from citerag.text.terms import Scorer
 from citerag.text.tokenize import STOPWORDS, tokenize
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}")
@@ -32,6 +35,7 @@ class Answer:
     sentences: list[SentenceCheck] = field(default_factory=list)
     backend: str = "extractive"
     notes: list[str] = field(default_factory=list)
+    decision: dict = field(default_factory=dict)  # features and probability behind answer/refuse
 
 
 def refusal(question: str, reason: str, backend: str, notes: list[str] | None = None) -> Answer:
@@ -90,11 +94,38 @@ def _only_valid_keys(s: SentenceCheck) -> str:
     return out
 
 
+def missing_focus(qa: QueryAnalysis, cited: list[Evidence]) -> list[str]:
+    """Focus terms of the question (numbers, quoted strings, numbered identifiers) that no cited
+    evidence states: an answer about something else that merely shares the topic."""
+    text = " ".join(e.text for e in cited).lower()
+    compact = re.sub(r"\s+", "", text)
+    return [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions)
+            if f.lower() not in text and re.sub(r"\s+", "", f.lower()) not in compact]
+
+
+def decide(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], idf: dict[str, float],
+           model: AbstainModel | None, threshold: float | None, signals: dict[str, float]) -> dict:
+    """The features of a drafted answer (with the agent's `signals`) and, with a model, its
+    probability and verdict."""
+    feats = features(Scorer(qa, idf), [e.text for e in evidence], drafted.part_scores, drafted.part_types,
+                     len(drafted.missing_parts), drafted.best, evidence[0].score if evidence else 0.0,
+                     drafted.text)
+    feats.update({k: signals.get(k, 0.0) for k in SIGNALS})
+    out: dict = {"features": feats}
+    if model is not None:
+        cut = model.threshold if threshold is None else threshold
+        p = model.probability(feats)
+        out.update(probability=round(p, 4), threshold=cut, answer=p >= cut)
+    return out
+
+
 def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams,
                          idf: dict[str, float], vocab: set[str], llm=None,
                          common_words: frozenset[str] = frozenset(), topics: tuple[str, ...] = (),
-                         attribute: str = "") -> Answer:
-    """Draft with the configured backend (falling back to extractive), then verify."""
+                         attribute: str = "", model: AbstainModel | None = None,
+                         signals: dict[str, float] | None = None) -> Answer:
+    """Draft with the configured backend (falling back to extractive), verify, then let the
+    calibrated model decide whether the verified draft answers the question."""
     backend = params.backend
     notes: list[str] = []
     if params.refuse_unknown_terms:
@@ -103,25 +134,45 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
             return refusal(qa.text, "unknown_terms", backend, [f"not in the corpus: {', '.join(unknown)}"])
     if not evidence:
         return refusal(qa.text, "insufficient_evidence", backend, ["no evidence selected"])
-    draft = ""
+    # The extractive draft is always made: its passage scores are the decision's features.
+    drafted = compose(qa, evidence, params, idf, topics, attribute)
+    decision = decide(qa, drafted, evidence, idf, model, params.abstain.threshold, signals or {})
     if backend == "openai" and llm is not None:
         draft, llm_notes = llm.draft(qa, evidence)
         notes += llm_notes
         if draft:
             text, checks, reason = verify(draft, evidence, params)
             if reason is None:
-                return _answer(qa.text, text, checks, evidence, "openai", notes)
+                return _gate(qa, _answer(qa.text, text, checks, evidence, "openai", notes), evidence, params,
+                             decision)
             notes.append(f"openai draft rejected ({reason}); deterministic fallback")
         backend = "extractive"
-    drafted = compose(qa, evidence, params, idf, topics, attribute)
     if not drafted.text:
-        return refusal(qa.text, "insufficient_evidence", backend, [*notes, "no evidence unit matched the question"])
+        out = refusal(qa.text, "insufficient_evidence", backend, [*notes, "no evidence unit matched the question"])
+        out.decision = decision
+        return out
     if drafted.missing_parts:
         notes.append("the documents do not state: " + "; ".join(drafted.missing_parts))
     text, checks, reason = verify(drafted.text, evidence, params)
     if reason is not None:
-        return Answer(qa.text, REFUSAL, True, reason, [], checks, backend, notes)
-    return _answer(qa.text, text, checks, evidence, backend, notes)
+        return Answer(qa.text, REFUSAL, True, reason, [], checks, backend, notes, decision)
+    return _gate(qa, _answer(qa.text, text, checks, evidence, backend, notes), evidence, params, decision)
+
+
+def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict) -> Answer:
+    """A verified answer passes the focus check and the calibrated decision, or becomes a refusal
+    that says which failed."""
+    ans.decision = decision
+    if params.refuse_missing_focus:
+        cited = [e for e in evidence if e.key in {c["key"] for c in ans.citations}]
+        missing = missing_focus(qa, cited)
+        if missing:
+            return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
+                          [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision)
+    if decision.get("answer") is False:
+        return Answer(qa.text, REFUSAL, True, "low_confidence", [], ans.sentences, ans.backend,
+                      [*ans.notes, f"p(answerable)={decision['probability']} < {decision['threshold']}"], decision)
+    return ans
 
 
 def _answer(question: str, text: str, checks: list[SentenceCheck], evidence: list[Evidence],

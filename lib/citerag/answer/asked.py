@@ -25,7 +25,7 @@ from citerag.text.patterns import NUMBERED_VARIANT
 
 TYPES: dict[str, re.Pattern[str]] = {
     "number": re.compile(r"\b(how (many|much|large|big|long|small)|maximum|minimum|size|sizes|number of|"
-                         r"what value|length|bytes|bits|limit|count)\b", re.I),
+                         r"what value|length|bytes|bits|limit|count|cost|price|per second|how often)\b", re.I),
     "date": re.compile(r"\b(when|what year|which year|what date|in what year)\b", re.I),
     "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),

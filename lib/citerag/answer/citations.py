@@ -22,6 +22,8 @@ REFUSAL_REASONS = (
     "budget_exhausted",       # a step/tool/round budget ran out before evidence sufficed
     "unknown_terms",          # the question names terms that occur nowhere in the corpus
     "backend_error",          # the answer backend failed and no fallback produced an answer
+    "focus_not_stated",       # the cited evidence never states a number/identifier the question names
+    "low_confidence",         # the calibrated model judged the documents not to answer the question
 )
 
 _GROUP = re.compile(r"\[\s*([cC]\d+(?:\s*[,;]\s*[cC]\d+)*)\s*\]")

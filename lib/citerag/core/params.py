@@ -152,6 +152,15 @@ class OpenAIParams(_Section):
     max_tokens: int = Field(400, ge=16, le=8192)
 
 
+class AbstainParams(_Section):
+    """The calibrated answer/refuse decision (answer/abstain.py, fitted by `citerag calibrate`)."""
+
+    # The fitted model (relative to the repository root); null answers whatever verifies.
+    model: str | None = "data/abstain/model.json"
+    # Answer when the model's probability is at least this; null takes the model's operating point.
+    threshold: float | None = Field(None, ge=0, le=1)
+
+
 class AnswerParams(_Section):
     """Evidence budgets, the answer backend and the grounding checks."""
 
@@ -167,6 +176,10 @@ class AnswerParams(_Section):
     support_threshold: float = Field(0.6, ge=0, le=1)
     # Refuse when the question names a term that occurs nowhere in the corpus.
     refuse_unknown_terms: bool = True
+    # Refuse when the cited evidence never states a number, quoted string or numbered identifier
+    # the question names (answer/asked.py: focus).
+    refuse_missing_focus: bool = True
+    abstain: AbstainParams = AbstainParams()
     openai: OpenAIParams = OpenAIParams()
 
 
@@ -211,6 +224,9 @@ class AgentParams(_Section):
     min_evidence_hits: int = Field(2, ge=1, le=20)
     min_hit_score: float = Field(0.25, ge=0, le=1)  # question-term share that makes a hit count
     strong_hit_score: float | None = Field(0.6, ge=0, le=1)  # one hit this strong suffices (null: off)
+    # Thin evidence after the last round: "model" drafts anyway and lets the calibrated
+    # answer/refuse model decide (answer.abstain); "hits" refuses with budget_exhausted.
+    thin_evidence: Literal["model", "hits"] = "model"
     trace_dir: str = "outputs/traces"
     graph: GraphParams = GraphParams()
     conversation: ConversationParams = ConversationParams()

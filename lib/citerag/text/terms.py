@@ -41,6 +41,10 @@ class Scorer:
                 self.weights.pop(t, None)
         self.total = sum(self.weights.values()) or 1.0
 
+    @staticmethod
+    def tokens(text: str) -> set[str]:
+        return set(tokenize(text))
+
     def __call__(self, text: str) -> float:
-        toks = set(tokenize(text))
+        toks = self.tokens(text)
         return sum(w for t, w in self.weights.items() if t in toks) / self.total
