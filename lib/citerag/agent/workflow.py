@@ -52,6 +52,7 @@ class AgentState:
     trace: list[dict] = field(default_factory=list)
     gather_only: bool = False
     pending: str | None = None  # gather_only: "answer" or "refuse" (what the controller decided)
+    context: str | None = None  # conversation: the previous standalone question, fused into retrieval
 
     def event(self, node: str, **data: Any) -> None:
         self.counters.steps += 1
@@ -124,7 +125,10 @@ class AgentWorkflow(Workflow):
         if rt.name == "compare":
             return RetrieveEvent(queries=[(f"{t} {rt.attribute}".strip(), None) for t in rt.topics])
         mode = "definition" if rt.name == "resolve_definition" else None
-        return RetrieveEvent(queries=[(st.question, mode)])
+        queries = [(st.question, mode)]
+        if st.context:  # a follow-up also retrieves as "previous question + follow-up" (RRF-interleaved)
+            queries.append((f"{st.context} {st.question}", None))
+        return RetrieveEvent(queries=queries)
 
     @step
     async def retrieve(self, ctx: Context, ev: RetrieveEvent) -> AssessEvent:
@@ -322,9 +326,11 @@ class Agent:
                      acronyms=self.params.retrieve.variants)
         return AgentState(question, qa, gather_only=gather_only)
 
-    async def agather(self, question: str, mode_hint: str | None = None) -> AgentState:
-        """Route, retrieve, assess and refine — stop before answering (`state.pending` says what next)."""
+    async def agather(self, question: str, mode_hint: str | None = None, context: str | None = None) -> AgentState:
+        """Route, retrieve, assess and refine — stop before answering (`state.pending` says what next).
+        `context` (the previous standalone question) is fused into retrieval as a second query."""
         st = self.new_state(question, mode_hint, gather_only=True)
+        st.context = context
         await self.flow.run(state=st)
         return st
 

@@ -172,7 +172,9 @@ class ConversationWorkflow(Workflow):
     @step
     async def retrieve(self, ctx: Context, ev: RetrieveEvent) -> GradeEvent:
         turn = await ctx.store.get("turn")
-        st = await self.agent.agather(ev.query)
+        prev = turn["history"][-1] if turn["history"] and turn["route"] == "REWRITE_THEN_RETRIEVE" else None
+        context = (prev.get("rewritten_query") or prev.get("user")) if prev and self.cp.fuse_previous else None
+        st = await self.agent.agather(ev.query, context=context)
         self._live(turn).states.append(st)
         turn["attempts"].append({"query": ev.query, "hits": [h.chunk_id for h in st.hits], "pending": st.pending})
         self._event(turn, "retrieve", query=ev.query, hits=[h.chunk_id for h in st.hits],
