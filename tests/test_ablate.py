@@ -32,9 +32,8 @@ def test_shipped_specs_are_valid_and_named_by_their_values():
     assert ab.variants[0].overrides == {"retrieve.rrf_k0": 10}
     assert len(load_ablation("params/ablations/chunk_size.yaml").variants) == 4
     refusal = load_ablation("params/ablations/refusal.yaml")
-    assert len(refusal.variants) == 24 and refusal.x == "answer.min_answer_score"
-    assert len({v.name for v in refusal.variants}) == 24
-    assert refusal.variants[0].name == "min_evidence_hits=1,min_hit_score=0.25,min_answer_score=0.15"
+    assert len(refusal.variants) == 5 and refusal.x == "answer.abstain.threshold"
+    assert refusal.variants[0].name == "threshold=0.1"
 
 
 @pytest.mark.parametrize("body, message", [

@@ -26,6 +26,7 @@ from llama_index.core.workflow import Context, Event, StartEvent, StopEvent, Wor
 from citerag.agent import policies
 from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
+from citerag.answer.asked import split_parts
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.core.asyncrun import run_sync
 from citerag.core.params import Params
@@ -126,6 +127,9 @@ class AgentWorkflow(Workflow):
             return RetrieveEvent(queries=[(f"{t} {rt.attribute}".strip(), None) for t in rt.topics])
         mode = "definition" if rt.name == "resolve_definition" else None
         queries = [(st.question, mode)]
+        parts = split_parts(st.question)
+        if len(parts) > 1:  # a multi-part question retrieves for each part (balanced quotas)
+            queries = [(q, None) for q in parts[: self.params.agent.max_tool_calls]]
         if st.context:  # a follow-up also retrieves as "previous question + follow-up" (RRF-interleaved)
             queries.append((f"{st.context} {st.question}", None))
         return RetrieveEvent(queries=queries)

@@ -42,20 +42,31 @@ def refusal(question: str, reason: str, backend: str, notes: list[str] | None = 
     return Answer(question, REFUSAL, True, reason, [], [], backend, notes or [])
 
 
+def _ordinary(low: str, common_words: frozenset[str]) -> bool:
+    """An ordinary English word, also in a plural or inflected form ("suffixes", "libraries")."""
+    forms = {low, low[:-1], low[:-2], low[:-3] + "y", low[:-2] + "e" if low.endswith("ed") else low, low[:-3]}
+    return any(f in common_words for f in forms if len(f) >= 3)
+
+
 def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:
     """Salient question terms that occur nowhere in the corpus: names and acronyms (≥ 3 chars),
     longer lowercase words (≥ 5) that are not ordinary English (`common_words`, e.g. the
     embedding model's whole-word vocabulary), and `NAME-<number>` identifiers such as `ML-KEM-2048`
     that the corpus never writes, though it may write NAME."""
     out = []
-    for w in _WORD.findall(question):
-        low = w.lower()
+    first = True
+    for m in _WORD.finditer(question):
+        w, low = m.group(0), m.group(0).lower()
+        # A capital that only starts the sentence ("Walk me through …", "Explain X") is no name.
+        initial = first and w[:1].isupper() and w[1:].islower()
+        first = False
         if low in STOPWORDS or len(w) < 3:
             continue
         if NUMBERED_VARIANT.fullmatch(w) and low not in vocab:
             out.append(w)
             continue
-        salient = not w.islower() or (len(w) >= 5 and low not in common_words)
+        ordinary = _ordinary(low, common_words)
+        salient = (not w.islower() and not (initial and ordinary)) or (len(w) >= 5 and not ordinary)
         if salient and not (set(tokenize(w)) & vocab):
             out.append(w)
     return out
@@ -104,10 +115,11 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence]) -> list[str]:
 
 
 def decide(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], idf: dict[str, float],
-           model: AbstainModel | None, threshold: float | None, signals: dict[str, float]) -> dict:
+           model: AbstainModel | None, threshold: float | None, signals: dict[str, float],
+           ordinary: frozenset[str] = frozenset()) -> dict:
     """The features of a drafted answer (with the agent's `signals`) and, with a model, its
     probability and verdict."""
-    feats = features(Scorer(qa, idf), [e.text for e in evidence], drafted.part_scores, drafted.part_types,
+    feats = features(Scorer(qa, idf, ordinary), [e.text for e in evidence], drafted.part_scores, drafted.part_types,
                      len(drafted.missing_parts), drafted.best, evidence[0].score if evidence else 0.0,
                      drafted.text)
     feats.update({k: signals.get(k, 0.0) for k in SIGNALS})
@@ -135,8 +147,8 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
     if not evidence:
         return refusal(qa.text, "insufficient_evidence", backend, ["no evidence selected"])
     # The extractive draft is always made: its passage scores are the decision's features.
-    drafted = compose(qa, evidence, params, idf, topics, attribute)
-    decision = decide(qa, drafted, evidence, idf, model, params.abstain.threshold, signals or {})
+    drafted = compose(qa, evidence, params, idf, topics, attribute, common_words)
+    decision = decide(qa, drafted, evidence, idf, model, params.abstain.threshold, signals or {}, common_words)
     if backend == "openai" and llm is not None:
         draft, llm_notes = llm.draft(qa, evidence)
         notes += llm_notes

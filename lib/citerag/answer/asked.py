@@ -30,6 +30,7 @@ TYPES: dict[str, re.Pattern[str]] = {
     "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
+    "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) are (?:the |its |their )?(?:[\w-]+ ){0,3}[a-z]+s\b", re.I),
     "definition": re.compile(r"^(what|who) (is|are)\b|\bstand for\b|\bmeans?\b|\bdefin|\bwhat does .+ do\b",
                              re.I),
 }
@@ -40,6 +41,7 @@ CUES: dict[str, re.Pattern[str]] = {
     "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
     "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reason|thus|as a result|"
                          r"avoids?|prevents?|ensures?|allows?)\b", re.I),
+    "list": re.compile(r",[^,]+,|(?:[A-Za-z][\w-]*\d[\w-]*\W+){2,}|:\s*$"),
     "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
                             r"make|create|add|set|enter|open)\b", re.I),
 }
@@ -47,7 +49,8 @@ CUES: dict[str, re.Pattern[str]] = {
 # A question's parts are joined by "and"/"also"/";" before a new question word.
 _PART_SPLIT = re.compile(
     r"\s*(?:,?\s+and\s+(?:also\s+)?|;\s*|\?\s+)"
-    r"(?=(?:what|which|how|why|when|where|who|whom|whose|is|are|does|do|did|can|should|must|say|list|give|"
+    r"(?=(?:(?:in|on|for|at|from|by|to|with) (?:what|which)\b|what|which|how|why|when|where|who|whom|whose|is|are|"
+    r"does|do|did|can|should|must|say|list|give|"
     r"name|explain|state)\b)", re.I)
 _QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
 _YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)?(?![\w-])")

@@ -73,12 +73,13 @@ def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int) 
 
 
 def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, idf: dict[str, float],
-            topics: tuple[str, ...] = (), attribute: str = "") -> Draft:
-    """A cited draft answer (empty text when no passage is relevant enough)."""
+            topics: tuple[str, ...] = (), attribute: str = "", ordinary: frozenset[str] = frozenset()) -> Draft:
+    """A cited draft answer (empty text when no passage is relevant enough). `ordinary`: words of
+    plain English that weigh nothing when the corpus never uses them."""
     all_units = [u for ev in evidence for u in units(ev)]
     if not all_units:
         return Draft("", "none")
-    score = Scorer(qa, idf)
+    score = Scorer(qa, idf, ordinary)
     if qa.mode == "compare" and len(topics) < 2 and len(qa.identifiers) >= 2:
         topics = qa.identifiers[:2]
     want = asked(qa.text, qa.identifiers, qa.doc_mentions, topics, attribute)
@@ -95,11 +96,11 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
             s = score(" ".join(u.text for u in preferred))
             t = type_match(want.types, " ".join(u.text for u in preferred))
             return Draft(_cite_all(preferred), "preferred", [s], [t], [], s)
-    return _answer_parts(qa, want, evidence, all_units, params, idf)
+    return _answer_parts(qa, want, evidence, all_units, params, idf, ordinary)
 
 
 def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_units: list[Unit],
-                  params: AnswerParams, idf: dict[str, float]) -> Draft:
+                  params: AnswerParams, idf: dict[str, float], ordinary: frozenset[str]) -> Draft:
     """Each part answered by its own best passage; a single-part question may add runners-up."""
     cands = [p for p in passages(all_units) if p.head.kind not in ("title", "step")]
     opening = _openings(evidence, all_units) if qa.broad else set()
@@ -110,11 +111,11 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     best_overall = 0.0
     for part in want.parts:
         pqa = _part_qa(qa, part.text)
-        score = Scorer(pqa, idf)
-        side = part.topic
+        score = Scorer(pqa, idf, ordinary)
+        side = _side_name(part.topic)
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key])
                           + (0.5 if id(p.head) in opening else 0.0), i, p)
-                         for i, p in enumerate(cands) if not side or side.lower() in p.text.lower()),
+                         for i, p in enumerate(cands) if not side or _has(f"{p.head.heading} {p.text}", side)),
                         key=lambda x: (-x[0], x[1]))
         if not ranked or ranked[0][0] < params.min_answer_score:
             missing.append(part.text)
@@ -142,6 +143,13 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     for c in chosen:
         out += [u for u in c.units if u not in out]
     return Draft(_cite_all(out), "parts", scores, types, missing, best_overall)
+
+
+def _side_name(topic: str) -> str:
+    """What a passage must name to speak for one side of a comparison: the topic's identifier or
+    capitalised name ("CondPageBreak flowables" → "CondPageBreak"), else the topic itself."""
+    names = identifiers(topic) or [w for w in topic.split() if w[:1].isupper()]
+    return names[0] if names else topic.strip()
 
 
 def _openings(evidence: list[Evidence], all_units: list[Unit], n: int = 2) -> set[int]:

@@ -185,6 +185,37 @@ def plot_eval(report):
     return fig
 
 
+def plot_coverage_risk(params: Params):
+    """The calibrated answer/refuse model's cross-validated coverage–risk curve (written by
+    `citerag calibrate` beside the model) with its operating point; None without a model."""
+    import matplotlib.pyplot as plt
+
+    from citerag.answer.abstain import load_model
+    from citerag.core.paths import resolve
+    from citerag.experiments.calibrate import CURVE, load_curve
+
+    if not params.answer.abstain.model:
+        return None
+    path = resolve(params.answer.abstain.model)
+    model, pts = load_model(path), load_curve(path.parent / CURVE)
+    t = model.threshold if params.answer.abstain.threshold is None else params.answer.abstain.threshold
+    op = min(pts, key=lambda q: abs(q["threshold"] - t))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    axes[0].plot([q["coverage"] for q in pts], [q["risk"] for q in pts], marker=".")
+    axes[0].scatter([op["coverage"]], [op["risk"]], color="red", zorder=3, label=f"operating point t={t:.2f}")
+    axes[0].set(xlabel="coverage (answer rate)", ylabel="risk (wrong share of answers)",
+                title="coverage–risk (cross-validated, dev sets)")
+    axes[0].legend()
+    ts = [q["threshold"] for q in pts]
+    axes[1].plot(ts, [q["answerable_refused"] for q in pts], label="answerables refused")
+    axes[1].plot(ts, [q["unanswerable_refused"] for q in pts], label="unanswerables refused")
+    axes[1].axvline(t, color="red", linestyle="--")
+    axes[1].set(xlabel="threshold on p(answerable)", ylim=(0, 1.05), title="refusals by threshold")
+    axes[1].legend()
+    fig.tight_layout()
+    return fig
+
+
 # -- what a notebook shows, for any corpus ------------------------------------------------------
 # The profile's examples when it has them, else picks from the corpus's own eval set and titles,
 # so every notebook runs on a folder of PDFs nobody has looked at.

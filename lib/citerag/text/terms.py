@@ -21,10 +21,12 @@ class Scorer:
     """Weighted share of the question's terms a unit contains (identifiers and anchors count 3×,
     words by their BM25 idf)."""
 
-    def __init__(self, qa: QueryAnalysis, idf: dict[str, float]) -> None:
+    def __init__(self, qa: QueryAnalysis, idf: dict[str, float], ordinary: frozenset[str] = frozenset()) -> None:
         self.weights: dict[str, float] = {}
-        unseen = max(idf.values(), default=1.0)  # a term the corpus never uses is maximally specific
+        unseen = max(idf.values(), default=1.0)  # a term the corpus never uses is maximally specific ...
         for t in tokenize(qa.text):
+            if t not in idf and t in ordinary:
+                continue  # ... unless it is ordinary English ("walk me through") the corpus just never says
             w = max(idf[t], 0.1) if t in idf else unseen
             self.weights[t] = max(self.weights.get(t, 0.0), w)
         for ident in qa.identifiers:
