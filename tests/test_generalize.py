@@ -10,7 +10,6 @@ questions are new (in neither the dev nor the blind sets).
 from __future__ import annotations
 
 import pytest
-
 from citerag.answer.asked import answer_types, asked, split_parts
 from citerag.core.params import load_params
 from citerag.core.paths import repo_root
@@ -60,7 +59,7 @@ def test_multi_part_question_answered_in_full(agents, corpus, question, needs):
     assert not r.answer.refused, r.answer.notes
     assert all(n in r.answer.answer for n in needs), r.answer.answer
     assert not any("do not state" in n for n in r.answer.notes)
-    assert len([e for e in r.trace if e["node"] == "retrieve"][0]["queries"]) == 2  # one retrieval per part
+    assert len(next(e for e in r.trace if e["node"] == "retrieve")["queries"]) == 2  # one retrieval per part
 
 
 @pytest.mark.parametrize("corpus,question,sides", [
