@@ -24,13 +24,16 @@ from dataclasses import dataclass
 from citerag.text.patterns import NUMBERED_VARIANT
 
 TYPES: dict[str, re.Pattern[str]] = {
+    "expansion": re.compile(r"\b(stands? for|acronym|abbreviat\w*|short for)\b", re.I),
     "number": re.compile(r"\b(how (many|much|large|big|long|small)|maximum|minimum|size|sizes|number of|"
                          r"what value|length|bytes|bits|limit|count|cost|price|per second|how often)\b", re.I),
     "date": re.compile(r"\b(when|what year|which year|what date|in what year)\b", re.I),
     "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
-    "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) are (?:the |its |their )?(?:[\w-]+ ){0,3}[a-z]+s\b", re.I),
+    "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
+                       r"(?!(?:does|is|was|has|do|did)\b)(?:[\w-]+ ){0,3}(?!does\b|has\b|was\b)[a-z]{3,}s\b"
+                       r"(?! (?:is|was|does|did)\b)", re.I),
     "definition": re.compile(r"^(what|who) (is|are)\b|\bstand for\b|\bmeans?\b|\bdefin|\bwhat does .+ do\b",
                              re.I),
 }
@@ -67,6 +70,7 @@ class Part:
 class Asked:
     parts: tuple[Part, ...]
     focus: tuple[str, ...]
+    acronym: str = ""  # what an expansion question asks to spell out
 
     @property
     def types(self) -> tuple[str, ...]:
@@ -82,13 +86,49 @@ def answer_types(text: str) -> tuple[str, ...]:
     return tuple(n for n, rx in TYPES.items() if rx.search(t))
 
 
-def type_match(types: tuple[str, ...], text: str) -> float:
+_SMALL = frozenset("of and the for a an to in on with by".split())
+
+
+def expands(acronym: str, text: str) -> bool:
+    """Does the text spell out the acronym: consecutive words whose initials (small words
+    skipped or kept) give its letters? "FORS" ← "Forest Of Random Subsets"."""
+    letters = [c.lower() for c in acronym if c.isalpha()]
+    words = re.findall(r"[A-Za-z][\w'-]*", text)
+    for i in range(len(words)):
+        j, k = i, 0
+        while j < len(words) and k < len(letters):
+            w = words[j].lower()
+            if w[0] == letters[k]:
+                k += 1
+                # a hyphenated word may give several letters ("Key-Encapsulation" → K, E)
+                for piece in w.split("-")[1:]:
+                    if k < len(letters) and piece[:1] == letters[k]:
+                        k += 1
+            elif w not in _SMALL:
+                break
+            j += 1
+        if k == len(letters) and j - i >= 2:
+            return True
+    return False
+
+
+def type_match(types: tuple[str, ...], text: str, acronym: str = "") -> float:
     """1 when the text shows a cue of one of the wanted types (or no checkable type is wanted:
-    definitions and yes/no statements take too many shapes to check), else 0."""
-    checkable = [t for t in types if t in CUES]
+    definitions and yes/no statements take too many shapes to check), else 0. An expansion is
+    checked against the question's acronym when it names one."""
+    checkable = [t for t in types if t in CUES or (t == "expansion" and acronym)]
     if not checkable:
         return 1.0
-    return 1.0 if any(CUES[t].search(text) for t in checkable) else 0.0
+    return 1.0 if any(expands(acronym, text) if t == "expansion" else CUES[t].search(text)
+                      for t in checkable) else 0.0
+
+
+def acronym_of(question: str, identifiers: tuple[str, ...]) -> str:
+    """The all-capitals name an expansion question asks about ("What does FORS stand for?")."""
+    if not TYPES["expansion"].search(question):
+        return ""
+    caps = [i for i in identifiers if re.fullmatch(r"[A-Z][A-Z0-9]{1,9}", i.replace("-", ""))]
+    return caps[0] if caps else ""
 
 
 def split_parts(question: str) -> list[str]:
@@ -125,4 +165,4 @@ def asked(question: str, identifiers: tuple[str, ...] = (), doc_mentions: tuple[
         parts = tuple(Part(f"{t} {attribute}".strip(), types, t) for t in topics)
     else:
         parts = tuple(Part(p, answer_types(p) or answer_types(question)) for p in split_parts(question))
-    return Asked(parts, focus_terms(question, identifiers, doc_mentions))
+    return Asked(parts, focus_terms(question, identifiers, doc_mentions), acronym_of(question, identifiers))

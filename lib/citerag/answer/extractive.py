@@ -62,14 +62,14 @@ def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
                                content_words=tuple(dict.fromkeys(content_words(text))))
 
 
-def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int) -> float:
+def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, acronym: str = "") -> float:
     """Weighted term share of the passage, and of the passage read under its section heading
     (a section titled with the question's terms answers it in its own sentences, which need not
     repeat them); halved when the passage cannot be of the wanted answer type; a small
     tie-break for evidence ranked higher by retrieval."""
     own = score(p.text)
     under = score(f"{p.head.heading} {p.text}") if p.head.heading else own
-    return (0.5 * own + 0.5 * under) * (0.5 + 0.5 * type_match(types, p.text)) + 0.02 / (1 + rank)
+    return (0.5 * own + 0.5 * under) * (0.5 + 0.5 * type_match(types, p.text, acronym)) + 0.02 / (1 + rank)
 
 
 def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, idf: dict[str, float],
@@ -94,7 +94,7 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
         preferred = _preferred(qa, all_units, score, params)
         if preferred:
             s = score(" ".join(u.text for u in preferred))
-            t = type_match(want.types, " ".join(u.text for u in preferred))
+            t = type_match(want.types, " ".join(u.text for u in preferred), want.acronym)
             return Draft(_cite_all(preferred), "preferred", [s], [t], [], s)
     return _answer_parts(qa, want, evidence, all_units, params, idf, ordinary)
 
@@ -113,7 +113,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         pqa = _part_qa(qa, part.text)
         score = Scorer(pqa, idf, ordinary)
         side = _side_name(part.topic)
-        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key])
+        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym)
                           + (0.5 if id(p.head) in opening else 0.0), i, p)
                          for i, p in enumerate(cands) if not side or _has(f"{p.head.heading} {p.text}", side)),
                         key=lambda x: (-x[0], x[1]))
@@ -125,7 +125,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         top, _, p = ranked[0]
         best_overall = max(best_overall, top)
         scores.append(top)
-        types.append(type_match(part.types, p.text))
+        types.append(type_match(part.types, p.text, want.acronym))
         if not any(p.head in c.units for c in chosen):
             chosen.append(p)
         if not want.multi:  # runners-up close to the best, within the sentence budget
@@ -195,15 +195,21 @@ def _preferred(qa: QueryAnalysis, all_units: list[Unit], score, params: AnswerPa
     if qa.identifiers and (qa.mode == "parameter" or _PARAM_WORDS.search(qa.text)):
         idents = {i.lower() for i in qa.identifiers}
         attributes = [w for w in qa.content_words if w not in idents and not any(w in i for i in idents)]
-        picked: list[Unit] = []
+        per_ident = []
         for ident in qa.identifiers:
             rows = [u for u in all_units if u.kind == "row" and _has(u.text.split(": ")[-2] if ": " in u.text
                                                                       else u.text, ident)]
-            # the row must also hold the asked attribute ("signature size", "category", ...)
+            # the row should also hold the asked attribute ("signature size", "category", ...)
             with_attr = [u for u in rows if not attributes or set(attributes) & set(content_words(u.text))]
-            # a comparison needs both sides even when one table names the column differently
-            rows = with_attr or (rows if qa.mode == "compare" else [])
-            rows.sort(key=lambda u: (-score(u.text), u.order))
+            per_ident.append((with_attr, rows))
+        # A comparison takes a side's row without the attribute's word only when another side's
+        # table has it (one table says "sig bytes", the other "signature size"); when no table
+        # holds the attribute at all, the answer is in prose, not in these rows.
+        any_attr = any(w for w, _ in per_ident)
+        picked: list[Unit] = []
+        for with_attr, rows in per_ident:
+            rows = with_attr or (rows if qa.mode == "compare" and any_attr else [])
+            rows = sorted(rows, key=lambda u: (-score(u.text), u.order))
             if rows and rows[0] not in picked:
                 picked.append(rows[0])
         if picked and score(" ".join(u.text for u in picked)) >= params.min_answer_score:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citerag.text.tokenize import tokenize
+from citerag.text.tokenize import QUESTION_FRAME, stem, tokenize
+
+_FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
 
 if TYPE_CHECKING:
     from citerag.retrieval.query import QueryAnalysis
@@ -25,6 +27,8 @@ class Scorer:
         self.weights: dict[str, float] = {}
         unseen = max(idf.values(), default=1.0)  # a term the corpus never uses is maximally specific ...
         for t in tokenize(qa.text):
+            if t in _FRAME:
+                continue  # "stand for", "explain", "difference": how it is asked, not what
             if t not in idf and t in ordinary:
                 continue  # ... unless it is ordinary English ("walk me through") the corpus just never says
             w = max(idf[t], 0.1) if t in idf else unseen

@@ -29,6 +29,13 @@ STOPWORDS = frozenset(
     between about""".split()
 )
 
+# Words that frame a question rather than name what it asks about ("what does X *stand for*",
+# "*explain* X", "the *difference* between"). The answer scorer ignores them; BM25 does not.
+QUESTION_FRAME = frozenset(
+    """stand stands acronym abbreviation mean means meaning define defined definition explain
+    describe tell difference differences compare comparison walk through please""".split()
+)
+
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
