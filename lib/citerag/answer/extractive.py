@@ -25,6 +25,7 @@ from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.retrieval.rerank import is_overview
 from citerag.text.patterns import identifiers
 from citerag.text.terms import Scorer
+from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS
 
 
 @dataclass
@@ -60,6 +61,32 @@ def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
     extra = [i for i in qa.identifiers if i.lower() not in text.lower()]
     return dataclasses.replace(qa, text=" ".join([text, *extra]), identifiers=tuple(own + extra),
                                content_words=tuple(dict.fromkeys(content_words(text))))
+
+
+NAME_BONUS = 0.25   # a passage that opens by defining a name the question asks about
+_DEFINES_AFTER = r"\s*(?::|—|–|=|\(|\bis\b|\bare\b|\bmeans\b)"
+
+
+def names(qa: QueryAnalysis, ordinary: frozenset[str]) -> list[str]:
+    """The names a question asks about, as opposed to its ordinary words: identifiers, words
+    plain English does not have ("horiz", "ShuffleQuestions"), capitalised words inside the
+    sentence ("the Lang option") and one- or two-letter symbols ("parameter v")."""
+    out = list(qa.identifiers)
+    words = re.findall(r"[A-Za-z][\w-]*", qa.text)
+    for i, w in enumerate(words):
+        low = w.lower()
+        if low in STOPWORDS or low in QUESTION_FRAME:
+            continue
+        if (len(w) <= 2 and w.isalpha()) or (i > 0 and w[0].isupper()) or (ordinary and low not in ordinary
+                                                                           and len(w) >= 4):
+            out.append(w)
+    return list(dict.fromkeys(out))
+
+
+def defines_name(text: str, wanted: list[str]) -> bool:
+    """The passage opens by defining one of the names ("v: the score given …", "horiz: …")."""
+    head = text.lstrip(" •-*#")
+    return any(re.match(rf"{re.escape(n)}\b{_DEFINES_AFTER}", head, re.I) for n in wanted)
 
 
 def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, acronym: str = "") -> float:
@@ -104,6 +131,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     """Each part answered by its own best passage; a single-part question may add runners-up."""
     cands = [p for p in passages(all_units) if p.head.kind not in ("title", "step")]
     opening = _openings(evidence, all_units) if qa.broad else set()
+    wanted = names(qa, ordinary)
     keys = list(dict.fromkeys(u.key for u in all_units))
     rank = {k: i for i, k in enumerate(keys)}
     chosen: list[Passage] = []
@@ -114,7 +142,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         score = Scorer(pqa, idf, ordinary)
         side = _side_name(part.topic)
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym)
-                          + (0.5 if id(p.head) in opening else 0.0), i, p)
+                          + (0.5 if id(p.head) in opening else 0.0)
+                          + (NAME_BONUS if defines_name(p.text, wanted) else 0.0), i, p)
                          for i, p in enumerate(cands) if not side or _has(f"{p.head.heading} {p.text}", side)),
                         key=lambda x: (-x[0], x[1]))
         if not ranked or ranked[0][0] < params.min_answer_score:
