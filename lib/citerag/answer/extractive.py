@@ -229,7 +229,7 @@ def _preferred(qa: QueryAnalysis, all_units: list[Unit], score, params: AnswerPa
             rows = [u for u in all_units if u.kind == "row" and _has(u.text.split(": ")[-2] if ": " in u.text
                                                                       else u.text, ident)]
             # the row should also hold the asked attribute ("signature size", "category", ...)
-            with_attr = [u for u in rows if not attributes or set(attributes) & set(content_words(u.text))]
+            with_attr = [u for u in rows if not attributes or _holds_attribute(attributes, u.text)]
             per_ident.append((with_attr, rows))
         # A comparison takes a side's row without the attribute's word only when another side's
         # table has it (one table says "sig bytes", the other "signature size"); when no table
@@ -244,6 +244,13 @@ def _preferred(qa: QueryAnalysis, all_units: list[Unit], score, params: AnswerPa
         if picked and score(" ".join(u.text for u in picked)) >= params.min_answer_score:
             return picked[: params.max_sentences]
     return []
+
+
+def _holds_attribute(attributes: list[str], text: str) -> bool:
+    """A table row names an asked attribute: the word itself, or a header abbreviation of it
+    ("sig" for signature, "len" for length)."""
+    words = set(content_words(text))
+    return any(a in words or any(len(w) >= 3 and a.startswith(w) for w in words) for a in attributes)
 
 
 def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:

@@ -27,7 +27,7 @@ from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
 from citerag.text.patterns import identifiers
 from citerag.text.terms import Scorer
-from citerag.text.tokenize import STOPWORDS, tokenize
+from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, tokenize
 
 if TYPE_CHECKING:
     from citerag.build.knowledge import CorpusKnowledge
@@ -38,7 +38,7 @@ _CONNECTOR = re.compile(
     r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?:for\s+)?|^\s*(?:and|also|same)\s+(?:for|with)\s+"
     r"|^\s*(?:and|also)\s+|^\s*(?:for|with)\s+(?=\S)", re.I)
 _QUESTION = re.compile(
-    r"^\s*(?:what|which|how|when|why|where|who|whom|whose|is|are|was|were|does|do|did|can|could|should|may|must"
+    r"^\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+(?:what|which|whom|whose)\b|what|which|how|when|why|where|who|whom|whose|is|are|was|were|does|do|did|can|could|should|may|must"
     r"|will|would|has|have|list|name|describe|explain|give|define|summari[sz]e|compare|show|tell)\b", re.I)
 _AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 _PRONOUN = re.compile(r"\b(it|its|they|them|their|this|that|these|those)\b", re.I)
@@ -190,7 +190,8 @@ class Decider:
 
         def open_(t: str) -> bool:
             w = t.strip(",;:()\"'").lower()
-            return bool(w) and w not in STOPWORDS and not _QUESTION.match(w) and not self.know.doc_mentions(t)
+            return (bool(w) and w not in STOPWORDS and w not in QUESTION_FRAME and not _QUESTION.match(w)
+                    and not self.know.doc_mentions(t))
 
         lo = idx
         while lo > 0 and open_(toks[lo - 1]) and not toks[lo - 1].endswith((",", ":", ";")):
@@ -212,7 +213,8 @@ class Decider:
             run.insert(0, t.strip(",;:()"))
         for n in range(min(3, len(run)), 0, -1):
             cand = " ".join(run[-n:])
-            if self.corpus_low.count(cand.lower()) >= 2:
+            # whole words: "Gri produce" is not written where the corpus says "Gri produces"
+            if len(re.findall(rf"(?<![\w-]){re.escape(cand.lower())}(?![\w-])", self.corpus_low)) >= 2:
                 return cand
         return run[-1] if run else None
 
