@@ -156,7 +156,7 @@ def test_budget_stop_skips_answer(make_agent):
     r = make_agent(**impossible, **{"agent.max_rounds": 1}).run("What is the signature size of ML-DSA-65?")
     assert "answer" in r.trajectory and r.stop_reason == "max_rounds"
     ev = next(e for e in r.trace if e["node"] == "answer")
-    assert 0 <= ev["decision"]["probability"] <= 1 and "relevant_hits" in ev["decision"]["features"]
+    assert 0 <= ev["decision"]["probability"] <= 1 and "rare_cover" in ev["decision"]["features"]
     impossible["agent.thin_evidence"] = "hits"
     r = make_agent(**impossible, **{"agent.max_rounds": 1}).run("What is the signature size of ML-DSA-65?")
     assert "answer" not in r.trajectory

@@ -211,8 +211,7 @@ class AgentWorkflow(Workflow):
         st.answer = answer_from_evidence(st.qa, evidence, p.answer, self.idf, self.vocab, llm=self.llm,
                                          common_words=self.common_words,
                                          topics=rt.topics if rt and rt.name == "compare" else (),
-                                         attribute=rt.attribute if rt else "", model=self.abstain,
-                                         signals=self._signals(st))
+                                         attribute=rt.attribute if rt else "", model=self.abstain)
         st.event(node, backend=st.answer.backend, evidence=[e.chunk_id for e in evidence],
                  draft_refused=st.answer.refused, notes=st.answer.notes, decision=st.answer.decision)
 
@@ -228,10 +227,6 @@ class AgentWorkflow(Workflow):
 
     # -- helpers ----------------------------------------------------------------------------
 
-    def _signals(self, st: AgentState) -> dict[str, float]:
-        """What the loop learnt, as decision features: the share of hits holding the question."""
-        a = st.assessment
-        return {"relevant_hits": round(a.relevant_hits / max(1, len(st.hits)), 4) if a else 0.0}
 
     def _decided(self, st: AgentState, decision: str) -> AnswerEvent | VerifyEvent | StopEvent:
         if st.gather_only:

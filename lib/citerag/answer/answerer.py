@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citerag.answer.abstain import SIGNALS, AbstainModel, features
+from citerag.answer.abstain import AbstainModel, features
 from citerag.answer.asked import focus_terms
 from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys
 from citerag.answer.evidence import Evidence, support_score
@@ -115,14 +115,10 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence]) -> list[str]:
 
 
 def decide(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], idf: dict[str, float],
-           model: AbstainModel | None, threshold: float | None, signals: dict[str, float],
-           ordinary: frozenset[str] = frozenset()) -> dict:
-    """The features of a drafted answer (with the agent's `signals`) and, with a model, its
-    probability and verdict."""
+           model: AbstainModel | None, threshold: float | None, ordinary: frozenset[str] = frozenset()) -> dict:
+    """The features of a drafted answer and, with a model, its probability and verdict."""
     feats = features(Scorer(qa, idf, ordinary), [e.text for e in evidence], drafted.part_scores, drafted.part_types,
-                     len(drafted.missing_parts), drafted.best, evidence[0].score if evidence else 0.0,
-                     drafted.text)
-    feats.update({k: signals.get(k, 0.0) for k in SIGNALS})
+                     len(drafted.missing_parts), drafted.best, drafted.text)
     out: dict = {"features": feats}
     if model is not None:
         cut = model.threshold if threshold is None else threshold
@@ -134,8 +130,7 @@ def decide(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], idf: dic
 def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams,
                          idf: dict[str, float], vocab: set[str], llm=None,
                          common_words: frozenset[str] = frozenset(), topics: tuple[str, ...] = (),
-                         attribute: str = "", model: AbstainModel | None = None,
-                         signals: dict[str, float] | None = None) -> Answer:
+                         attribute: str = "", model: AbstainModel | None = None) -> Answer:
     """Draft with the configured backend (falling back to extractive), verify, then let the
     calibrated model decide whether the verified draft answers the question."""
     backend = params.backend
@@ -148,7 +143,7 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
         return refusal(qa.text, "insufficient_evidence", backend, ["no evidence selected"])
     # The extractive draft is always made: its passage scores are the decision's features.
     drafted = compose(qa, evidence, params, idf, topics, attribute, common_words)
-    decision = decide(qa, drafted, evidence, idf, model, params.abstain.threshold, signals or {}, common_words)
+    decision = decide(qa, drafted, evidence, idf, model, params.abstain.threshold, common_words)
     if backend == "openai" and llm is not None:
         draft, llm_notes = llm.draft(qa, evidence)
         notes += llm_notes
