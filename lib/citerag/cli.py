@@ -301,6 +301,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bench.bench_index(params)
     elif args.what == "retrieve":
         bench.bench_retrieve(params)
+    elif args.what == "answer":
+        bench.bench_answer(params)
     elif args.what == "ablate":
         bench.bench_ablate(params, args.spec or "params/ablations/rrf_k0.yaml")
     return 0
@@ -375,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="operating point: refuse at most this share of answerables (cross-validated)")
     p.set_defaults(func=cmd_calibrate)
     p = with_params(sub.add_parser("bench", help="benchmarks that print measured figures"))
-    p.add_argument("what", choices=["index", "retrieve", "ablate"])
+    p.add_argument("what", choices=["index", "retrieve", "answer", "ablate"])
     p.add_argument("--spec", help="bench ablate: the sweep to time (default params/ablations/rrf_k0.yaml)")
     p.set_defaults(func=cmd_bench)
     return parser

@@ -59,7 +59,7 @@ def bench_index(params: Params, out=print) -> dict:
     return figures
 
 
-def bench_retrieve(params: Params, questions: str = "data/eval/questions.jsonl", repeats: int = 3,
+def bench_retrieve(params: Params, questions: str | None = None, repeats: int = 3,
                    out=print) -> list[dict]:
     """Quality and latency of every retriever over the eval set; latency pooled over repeats
     (the first pass warms the model, the index and the caches, and is not counted)."""
@@ -67,7 +67,7 @@ def bench_retrieve(params: Params, questions: str = "data/eval/questions.jsonl",
     from citerag.experiments.evalset import load_questions
     from citerag.experiments.metrics import evaluate_retrievers, latency_summary, metrics_table
 
-    items = load_questions(resolve(questions))
+    items = load_questions(resolve(questions or params.eval.questions))
     evaluate_retrievers(params, items[:5], baseline=True)  # warm-up
     pooled: dict[str, list[float]] = {}
     first = None
@@ -84,6 +84,41 @@ def bench_retrieve(params: Params, questions: str = "data/eval/questions.jsonl",
     out(f"  {'retriever':18s} " + " ".join(f"{c:>12s}" for c in cols))
     for row in rows:
         out(f"  {row['retriever']:18s} " + " ".join(f"{row[c]:12.3f}" for c in cols))
+    return rows
+
+
+def bench_answer(params: Params, repeats: int = 2, out=print) -> list[dict]:
+    """Answer latency per question (route → retrieve → assess → answer → verify, with the
+    calibrated decision), on the params' corpus and every `eval.also` corpus. The first pass
+    warms the model, the index and the caches and is not counted; later passes are pooled."""
+    import time
+
+    from citerag.agent.workflow import Agent
+    from citerag.core.paths import resolve
+    from citerag.experiments.eval_run import companion_params, corpus_name
+    from citerag.experiments.evalset import load_questions
+    from citerag.experiments.metrics import latency_summary
+    from citerag.retrieval.store import load_store
+
+    rows = []
+    for p in [params, *(other for _, other in companion_params(params, None))]:
+        agent = Agent(load_store(p), p)
+        items = load_questions(resolve(p.eval.questions))
+        lat: list[float] = []
+        for n in range(repeats + 1):
+            for it in items:
+                t0 = time.perf_counter()
+                agent.run(it.question)
+                if n:
+                    lat.append(1000 * (time.perf_counter() - t0))
+        rows.append({"corpus": corpus_name(p), "questions": len(items), "runs": len(lat),
+                     **latency_summary(lat), "max_ms": round(max(lat), 2),
+                     "over_300ms": round(sum(v > 300 for v in lat) / len(lat), 4)})
+    out(f"citerag bench answer (per question, warm, {repeats} passes pooled; target p95 < 300 ms)")
+    out(f"  {'corpus':16s} {'questions':>9s} {'p50_ms':>9s} {'p95_ms':>9s} {'max_ms':>9s} {'>300ms':>8s}")
+    for r in rows:
+        out(f"  {r['corpus']:16s} {r['questions']:9d} {r['p50_ms']:9.1f} {r['p95_ms']:9.1f} {r['max_ms']:9.1f} "
+            f"{r['over_300ms']:8.3f}")
     return rows
 
 
