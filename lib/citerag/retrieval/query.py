@@ -30,7 +30,7 @@ _SUBJECT = re.compile(
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 # A broad question names a thing and asks for the whole of it: "what is PQC", "explain ML-DSA",
 # "what are the PQC standards". Its answer is in a document's abstract or introduction.
-_BROAD = re.compile(r"^(?:what\s+(?:is|are)(?:\s+the)?|explain|describe|tell\s+me\s+about|"
+_BROAD = re.compile(r"^(?:what\s+(?:is|are|was|were)(?:\s+the)?|explain|describe|tell\s+me\s+about|"
                     r"(?:give\s+(?:me\s+)?)?an?\s+overview\s+of|introduce)\s+(?P<x>[^?]+?)\s*[?.!]?$", re.I)
 
 _MODE_RULES: list[tuple[str, re.Pattern[str]]] = [
@@ -74,14 +74,23 @@ def definition_subject(text: str) -> str | None:
     return subject if 0 < len(subject) <= 60 else None
 
 
-def is_broad(text: str) -> bool:
-    """A short name (≤ 3 words, no digits, capitalised) asked about as a whole."""
+def is_broad(text: str, titles: tuple[str, ...] = (), mentions: tuple[str, ...] = ()) -> bool:
+    """A thing asked about as a whole: a short capitalised name ("PQC", "ML-DSA", "a KEM"), a
+    document the question names ("SP 800-227"), or a phrase most of whose words make up a
+    document title ("the transition to post-quantum cryptography")."""
     m = _BROAD.match(text.strip())
     if not m:
         return False
-    words = m.group("x").split()
-    return (0 < len(words) <= 3 and words[0].lower() not in ("a", "an")
-            and not any(c.isdigit() for c in m.group("x")) and words[0][0].isupper())
+    x = re.sub(r"^(?:the|a|an)\s+", "", m.group("x").strip(), flags=re.I)
+    words = x.split()
+    if not words or len(words) > 6:
+        return False
+    if x.lower() in {t.lower() for t in mentions}:
+        return True
+    if len(words) <= 3 and not any(c.isdigit() for c in x) and words[0][0].isupper():
+        return True
+    wanted = set(content_words(x))
+    return bool(wanted) and any(len(wanted & set(content_words(t))) >= 0.75 * len(wanted) for t in titles)
 
 
 def anchors(text: str) -> list[str]:
@@ -156,5 +165,6 @@ def analyse(text: str, knowledge: CorpusKnowledge | None = None, mode_hint: str 
         variants=tuple(found[:max_variants]),
         subject=subject,
         docs=tuple(dict.fromkeys(d for _, d in mentions)),
-        broad=is_broad(text),
+        broad=is_broad(text, tuple(knowledge.titles.values()) if knowledge is not None else (),
+                       tuple(m for m, _ in mentions)),
     )
