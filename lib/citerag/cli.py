@@ -288,8 +288,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     """Fit the answer/refuse model on the dev sets of the params' corpus and its eval.also corpora."""
     from citerag.experiments.calibrate import calibrate
 
+    from citerag.core.params import parse_override
+
     _, params = _params(args)
-    calibrate(params, args.out, args.max_answerable_refused)
+    overrides = dict(parse_override(o) for o in (args.set or []))
+    calibrate(params, args.out, args.max_answerable_refused, overrides=overrides)
     return 0
 
 

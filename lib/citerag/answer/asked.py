@@ -56,7 +56,8 @@ _PART_SPLIT = re.compile(
     r"does|do|did|can|should|must|say|list|give|"
     r"name|explain|state)\b)", re.I)
 _QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
-_YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)?(?![\w-])")
+# Numbers, years and document numbers ("2031", "9.7", "800-208").
+_YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)?(?:-\d+)*(?![\w-])")
 
 
 @dataclass(frozen=True)

@@ -170,7 +170,7 @@ class AnswerParams(_Section):
     neighbours: bool = False          # add the next chunk of the same document to each hit
     max_sentences: int = Field(4, ge=1, le=30)
     # A unit of evidence must share at least this share of the question's weighted terms.
-    min_answer_score: float = Field(0.3, ge=0, le=1)
+    min_answer_score: float = Field(0.2, ge=0, le=1)
     # A sentence is supported when this share of its content terms (all of its numbers)
     # occur in the text it cites.
     support_threshold: float = Field(0.6, ge=0, le=1)

@@ -44,8 +44,9 @@ class Calibration:
     curve: list[dict]
 
 
-def collect(params: Params, log=print) -> list[dict]:
-    """One row per dev question of every corpus: label, outcome and the decision features."""
+def collect(params: Params, log=print, overrides: dict | None = None) -> list[dict]:
+    """One row per dev question of every corpus: label, outcome and the decision features.
+    `overrides` (the command's --set) apply to the companion corpora too."""
     from citerag.agent.workflow import Agent
     from citerag.build.pipeline import build_all
     from citerag.experiments.eval_run import companion_params, corpus_name
@@ -54,7 +55,7 @@ def collect(params: Params, log=print) -> list[dict]:
     from citerag.retrieval.store import load_store
 
     rows: list[dict] = []
-    for p in [params, *(other for _, other in companion_params(params, None))]:
+    for p in [params, *(other for _, other in companion_params(params, overrides))]:
         p = p.with_overrides({"answer.abstain.model": None})
         build_all(p, log=lambda *_: None)
         agent = Agent(load_store(p), p)
@@ -126,8 +127,8 @@ def operating_point(points: list[dict], max_answerable_refused: float) -> dict:
 
 
 def calibrate(params: Params, out_dir: str | Path, max_answerable_refused: float = 0.08,
-              log=print) -> Calibration:
-    rows = collect(params, log)
+              log=print, overrides: dict | None = None) -> Calibration:
+    rows = collect(params, log, overrides)
     idx = [i for i, r in enumerate(rows) if r["drafted"]]
     X = np.array([[rows[i]["features"][f] for f in FEATURES] for i in idx], dtype=float)
     y = np.array([int(rows[i]["answerable"]) for i in idx])
