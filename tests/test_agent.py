@@ -150,14 +150,14 @@ def test_compare_branches_and_diversity(make_agent):
 
 @pytest.mark.corpus
 def test_budget_stop_skips_answer(make_agent):
-    """With the `hits` gate, thin evidence after the last round refuses without answering; with
-    the default `model` gate the draft is made and the calibrated decision is recorded."""
+    """With the default `hits` gate, thin evidence after the last round refuses without
+    answering; with the `model` gate the draft is made and the calibrated decision recorded."""
     impossible = {"agent.min_evidence_hits": 20, "agent.strong_hit_score": None}
-    r = make_agent(**impossible, **{"agent.max_rounds": 1}).run("What is the signature size of ML-DSA-65?")
+    model_gate = {"agent.thin_evidence": "model", "answer.abstain.model": "data/abstain/model.json"}
+    r = make_agent(**impossible, **model_gate, **{"agent.max_rounds": 1}).run("What is the signature size of ML-DSA-65?")
     assert "answer" in r.trajectory and r.stop_reason == "max_rounds"
     ev = next(e for e in r.trace if e["node"] == "answer")
     assert 0 <= ev["decision"]["probability"] <= 1 and "rare_cover" in ev["decision"]["features"]
-    impossible["agent.thin_evidence"] = "hits"
     r = make_agent(**impossible, **{"agent.max_rounds": 1}).run("What is the signature size of ML-DSA-65?")
     assert "answer" not in r.trajectory
     assert (r.stop_reason, r.refusal_reason, r.answer.refused) == ("max_rounds", "budget_exhausted", True)

@@ -108,14 +108,16 @@ def test_broad_question_answered_from_an_overview(agents, corpus, question, need
 
 
 def test_the_decision_is_recorded_and_the_operating_point_moves_it(agents):
-    """The trace holds the features and probability; a threshold of 1 refuses what 0 answers."""
-    q = "Which security category is ML-KEM-1024 in?"
-    r = ask(agents, "default", q)
-    ev = next(e for e in r.trace if e["node"] == "answer")
-    assert ev["decision"]["answer"] is True and 0 < ev["decision"]["probability"] <= 1
+    """With the opt-in model, the trace holds the features and probability; a threshold of 1
+    refuses what the operating point answers."""
     from citerag.agent.workflow import Agent
 
+    q = "Which security category is ML-KEM-1024 in?"
     base = agents["default"]
-    strict = Agent(base.store, base.params.with_overrides({"answer.abstain.threshold": 1.0}))
+    gate = {"agent.thin_evidence": "model", "answer.abstain.model": "data/abstain/model.json"}
+    r = Agent(base.store, base.params.with_overrides(gate)).run(q)
+    ev = next(e for e in r.trace if e["node"] == "answer")
+    assert ev["decision"]["answer"] is True and 0 < ev["decision"]["probability"] <= 1
+    strict = Agent(base.store, base.params.with_overrides({**gate, "answer.abstain.threshold": 1.0}))
     s = strict.run(q)
     assert s.answer.refused and s.refusal_reason == "low_confidence"

@@ -286,9 +286,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     """Fit the answer/refuse model on the dev sets of the params' corpus and its eval.also corpora."""
-    from citerag.experiments.calibrate import calibrate
-
     from citerag.core.params import parse_override
+    from citerag.experiments.calibrate import calibrate
 
     _, params = _params(args)
     overrides = dict(parse_override(o) for o in (args.set or []))

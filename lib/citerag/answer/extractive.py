@@ -64,6 +64,10 @@ def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
 
 
 NAME_BONUS = 0.25   # a passage that opens by defining a name the question asks about
+HEADING_SHARE = 0.5  # weight of the passage read under its section heading
+TYPE_PENALTY = 0.5  # share of the score lost by a passage that cannot be of the wanted type
+OPENING_BONUS = 0.5  # a broad question's overview-section opening sentence
+MAX_FOLLOW = 3      # continuation sentences a passage may take
 _DEFINES_AFTER = r"\s*(?::|—|–|=|\(|\bis\b|\bare\b|\bmeans\b)"
 
 
@@ -96,7 +100,8 @@ def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, 
     tie-break for evidence ranked higher by retrieval."""
     own = score(p.text)
     under = score(f"{p.head.heading} {p.text}") if p.head.heading else own
-    return (0.5 * own + 0.5 * under) * (0.5 + 0.5 * type_match(types, p.text, acronym)) + 0.02 / (1 + rank)
+    h, t = HEADING_SHARE, TYPE_PENALTY
+    return ((1 - h) * own + h * under) * (1 - t + t * type_match(types, p.text, acronym)) + 0.02 / (1 + rank)
 
 
 def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, idf: dict[str, float],
@@ -129,7 +134,7 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
 def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_units: list[Unit],
                   params: AnswerParams, idf: dict[str, float], ordinary: frozenset[str]) -> Draft:
     """Each part answered by its own best passage; a single-part question may add runners-up."""
-    cands = [p for p in passages(all_units) if p.head.kind not in ("title", "step")]
+    cands = [p for p in passages(all_units, MAX_FOLLOW) if p.head.kind not in ("title", "step")]
     opening = _openings(evidence, all_units) if qa.broad else set()
     wanted = names(qa, ordinary)
     keys = list(dict.fromkeys(u.key for u in all_units))
@@ -142,7 +147,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         score = Scorer(pqa, idf, ordinary)
         side = _side_name(part.topic)
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym)
-                          + (0.5 if id(p.head) in opening else 0.0)
+                          + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, wanted) else 0.0), i, p)
                          for i, p in enumerate(cands) if not side or _has(f"{p.head.heading} {p.text}", side)),
                         key=lambda x: (-x[0], x[1]))

@@ -155,8 +155,9 @@ class OpenAIParams(_Section):
 class AbstainParams(_Section):
     """The calibrated answer/refuse decision (answer/abstain.py, fitted by `citerag calibrate`)."""
 
-    # The fitted model (relative to the repository root); null answers whatever verifies.
-    model: str | None = "data/abstain/model.json"
+    # The fitted model (relative to the repository root), e.g. data/abstain/model.json; null: none.
+    # Opt-in: on the blind sets it refused more answerables than it saved (README, issue 13).
+    model: str | None = None
     # Answer when the model's probability is at least this; null takes the model's operating point.
     threshold: float | None = Field(None, ge=0, le=1)
 
@@ -170,7 +171,7 @@ class AnswerParams(_Section):
     neighbours: bool = False          # add the next chunk of the same document to each hit
     max_sentences: int = Field(4, ge=1, le=30)
     # A unit of evidence must share at least this share of the question's weighted terms.
-    min_answer_score: float = Field(0.2, ge=0, le=1)
+    min_answer_score: float = Field(0.3, ge=0, le=1)
     # A sentence is supported when this share of its content terms (all of its numbers)
     # occur in the text it cites.
     support_threshold: float = Field(0.6, ge=0, le=1)
@@ -228,7 +229,7 @@ class AgentParams(_Section):
     strong_hit_score: float | None = Field(0.6, ge=0, le=1)  # one hit this strong suffices (null: off)
     # Thin evidence after the last round: "model" drafts anyway and lets the calibrated
     # answer/refuse model decide (answer.abstain); "hits" refuses with budget_exhausted.
-    thin_evidence: Literal["model", "hits"] = "model"
+    thin_evidence: Literal["model", "hits"] = "hits"
     trace_dir: str = "outputs/traces"
     graph: GraphParams = GraphParams()
     conversation: ConversationParams = ConversationParams()

@@ -56,7 +56,8 @@ def collect(params: Params, log=print, overrides: dict | None = None) -> list[di
 
     rows: list[dict] = []
     for p in [params, *(other for _, other in companion_params(params, overrides))]:
-        p = p.with_overrides({"answer.abstain.model": None})
+        # no model, and thin evidence drafted too: every question that reaches evidence is a row
+        p = p.with_overrides({"answer.abstain.model": None, "agent.thin_evidence": "model"})
         build_all(p, log=lambda *_: None)
         agent = Agent(load_store(p), p)
         name = corpus_name(p)

@@ -185,18 +185,19 @@ def plot_eval(report):
     return fig
 
 
-def plot_coverage_risk(params: Params):
+def plot_coverage_risk(params: Params, default_model: str = "data/abstain/model.json"):
     """The calibrated answer/refuse model's cross-validated coverage–risk curve (written by
-    `citerag calibrate` beside the model) with its operating point; None without a model."""
+    `citerag calibrate` beside the model) with its operating point: the params' model, else the
+    shipped one (the model is opt-in); None when neither exists."""
     import matplotlib.pyplot as plt
 
     from citerag.answer.abstain import load_model
     from citerag.core.paths import resolve
     from citerag.experiments.calibrate import CURVE, load_curve
 
-    if not params.answer.abstain.model:
+    path = resolve(params.answer.abstain.model or default_model)
+    if not path.is_file():
         return None
-    path = resolve(params.answer.abstain.model)
     model, pts = load_model(path), load_curve(path.parent / CURVE)
     t = model.threshold if params.answer.abstain.threshold is None else params.answer.abstain.threshold
     op = min(pts, key=lambda q: abs(q["threshold"] - t))
