@@ -259,3 +259,19 @@ def test_chat_batch_bad_line_names_file_and_line_and_writes_nothing(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip() == f"citerag: error: {conv}:2: turns[0].user must be a non-empty string"
     assert not out.exists()
+
+
+def test_fusion_retrieves_a_follow_up_with_the_previous_question(make_engine):
+    """With agent.conversation.fuse_previous, a rewritten follow-up also retrieves as "previous
+    standalone question + follow-up" (a second query, interleaved by rank); off by default."""
+    def retrieval_queries(engine, thread):
+        engine.turn(thread, "How big is an ML-KEM-512 encapsulation key?")
+        r = engine.turn(thread, "and for ML-KEM-1024?")
+        controller = next(e for e in r.trace if e["node"] == "retrieve")
+        return r, controller
+
+    r, ev = retrieval_queries(make_engine(**{"agent.conversation.fuse_previous": True}), "fuse-on")
+    assert r.route == "REWRITE_THEN_RETRIEVE" and "1568" in r.answer
+    assert ev["queries"] == [ev["query"], f"How big is an ML-KEM-512 encapsulation key? {ev['query']}"]
+    r_off, ev_off = retrieval_queries(make_engine(), "fuse-off")
+    assert ev_off["queries"] == [ev_off["query"]] and "1568" in r_off.answer

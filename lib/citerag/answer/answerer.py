@@ -119,7 +119,7 @@ def decide(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], idf: dic
     """The features of a drafted answer and, with a model, its probability and verdict."""
     feats = features(Scorer(qa, idf, ordinary), [e.text for e in evidence], drafted.part_scores, drafted.part_types,
                      len(drafted.missing_parts), drafted.best, drafted.text)
-    out: dict = {"features": feats}
+    out: dict = {"draft": drafted.how, "features": feats}
     if model is not None:
         cut = model.threshold if threshold is None else threshold
         p = model.probability(feats)

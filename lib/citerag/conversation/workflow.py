@@ -177,7 +177,7 @@ class ConversationWorkflow(Workflow):
         st = await self.agent.agather(ev.query, context=context)
         self._live(turn).states.append(st)
         turn["attempts"].append({"query": ev.query, "hits": [h.chunk_id for h in st.hits], "pending": st.pending})
-        self._event(turn, "retrieve", query=ev.query, hits=[h.chunk_id for h in st.hits],
+        self._event(turn, "retrieve", query=ev.query, queries=list(st.queries), hits=[h.chunk_id for h in st.hits],
                     controller=st.trajectory, stop_reason=st.stop_reason, decision=st.pending)
         return GradeEvent()
 
