@@ -69,6 +69,7 @@ def features(score: Scorer, evidence_texts: list[str], part_scores: list[float],
     weights = score.weights
     rare = sorted(weights, key=lambda t: -weights[t])[: max(1, len(weights) // 2)]
     present = score.tokens(joined)
+    in_answer = score.tokens(answer_text)
     rare_w = sum(weights[t] for t in rare) or 1.0
     n_parts = max(1, len(part_scores))
     return {
@@ -77,6 +78,6 @@ def features(score: Scorer, evidence_texts: list[str], part_scores: list[float],
         "type_ok": round(min(part_types, default=0.0), 4),
         "cover": round(score(joined), 4),
         "rare_cover": round(sum(weights[t] for t in rare if t in present) / rare_w, 4),
-        "answer_rare": round(sum(weights[t] for t in rare if t in score.tokens(answer_text)) / rare_w, 4),
+        "answer_rare": round(sum(weights[t] for t in rare if t in in_answer) / rare_w, 4),
         "missing_parts": round(missing_parts / n_parts, 4),
     }

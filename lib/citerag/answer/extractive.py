@@ -27,6 +27,13 @@ from citerag.text.patterns import identifiers
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS
 
+# Passage scoring (each measured on both corpora's dev and blind sets; see README).
+NAME_BONUS = 0.25   # a passage that opens by defining a name the question asks about
+HEADING_SHARE = 0.5  # weight of the passage read under its section heading
+TYPE_PENALTY = 0.5  # share of the score lost by a passage that cannot be of the wanted type
+OPENING_BONUS = 0.5  # a broad question's overview-section opening sentence
+MAX_FOLLOW = 3      # continuation sentences a passage may take
+
 
 @dataclass
 class Draft:
@@ -63,11 +70,6 @@ def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
                                content_words=tuple(dict.fromkeys(content_words(text))))
 
 
-NAME_BONUS = 0.25   # a passage that opens by defining a name the question asks about
-HEADING_SHARE = 0.5  # weight of the passage read under its section heading
-TYPE_PENALTY = 0.5  # share of the score lost by a passage that cannot be of the wanted type
-OPENING_BONUS = 0.5  # a broad question's overview-section opening sentence
-MAX_FOLLOW = 3      # continuation sentences a passage may take
 _DEFINES_AFTER = r"\s*(?::|—|–|=|\(|\bis\b|\bare\b|\bmeans\b)"
 
 
@@ -128,11 +130,12 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
             s = score(" ".join(u.text for u in preferred))
             t = type_match(want.types, " ".join(u.text for u in preferred), want.acronym)
             return Draft(_cite_all(preferred), "preferred", [s], [t], [], s)
-    return _answer_parts(qa, want, evidence, all_units, params, idf, ordinary)
+    return _answer_parts(qa, want, evidence, all_units, params, idf, ordinary, score)
 
 
 def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_units: list[Unit],
-                  params: AnswerParams, idf: dict[str, float], ordinary: frozenset[str]) -> Draft:
+                  params: AnswerParams, idf: dict[str, float], ordinary: frozenset[str],
+                  question_score: Scorer) -> Draft:
     """Each part answered by its own best passage; a single-part question may add runners-up."""
     cands = [p for p in passages(all_units, MAX_FOLLOW) if p.head.kind not in ("title", "step")]
     opening = _openings(evidence, all_units) if qa.broad else set()
@@ -144,7 +147,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     best_overall = 0.0
     for part in want.parts:
         pqa = _part_qa(qa, part.text)
-        score = Scorer(pqa, idf, ordinary)
+        score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
         side = _side_name(part.topic)
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)

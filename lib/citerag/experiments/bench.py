@@ -95,13 +95,13 @@ def bench_answer(params: Params, repeats: int = 2, out=print) -> list[dict]:
 
     from citerag.agent.workflow import Agent
     from citerag.core.paths import resolve
-    from citerag.experiments.eval_run import companion_params, corpus_name
+    from citerag.experiments.eval_run import all_corpora, corpus_name
     from citerag.experiments.evalset import load_questions
     from citerag.experiments.metrics import latency_summary
     from citerag.retrieval.store import load_store
 
     rows = []
-    for p in [params, *(other for _, other in companion_params(params, None))]:
+    for p in all_corpora(params):
         agent = Agent(load_store(p), p)
         items = load_questions(resolve(p.eval.questions))
         lat: list[float] = []

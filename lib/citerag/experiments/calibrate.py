@@ -49,13 +49,13 @@ def collect(params: Params, log=print, overrides: dict | None = None) -> list[di
     `overrides` (the command's --set) apply to the companion corpora too."""
     from citerag.agent.workflow import Agent
     from citerag.build.pipeline import build_all
-    from citerag.experiments.eval_run import companion_params, corpus_name
+    from citerag.experiments.eval_run import all_corpora, corpus_name
     from citerag.experiments.evalset import load_questions
     from citerag.experiments.metrics import contains_all
     from citerag.retrieval.store import load_store
 
     rows: list[dict] = []
-    for p in [params, *(other for _, other in companion_params(params, overrides))]:
+    for p in all_corpora(params, overrides):
         # no model, and thin evidence drafted too: every question that reaches evidence is a row
         p = p.with_overrides({"answer.abstain.model": None, "agent.thin_evidence": "model"})
         build_all(p, log=lambda *_: None)

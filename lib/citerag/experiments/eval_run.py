@@ -147,6 +147,11 @@ def companion_params(params: Params, overrides: dict | None) -> list[tuple[str, 
     return out
 
 
+def all_corpora(params: Params, overrides: dict | None = None) -> list[Params]:
+    """This params' corpus first, then each `eval.also` corpus (with the method overrides)."""
+    return [params, *(other for _, other in companion_params(params, overrides))]
+
+
 def missing_files(params: Params) -> list[str]:
     """The manifest's files not present in `corpus.dir` (a companion corpus may not be on disk)."""
     folder = resolve(params.corpus.dir)
