@@ -133,9 +133,12 @@ def test_trajectories_per_route(make_engine):
     r = eng.turn(t, "is that in bytes?")
     assert r.trajectory == [*BASE, "direct_answer", "validate", "save_memory"]
     assert r.route == "DIRECT_ANSWER" and not r.refused and "bytes" in r.answer
-    # validation failure: regenerate once, then refuse with the validator's reason
+    # the asked thing ("fee") is in no evidence: the answer stage refuses, validation has nothing to fix
     eng.turn(t, "When will 112-bit RSA digital signatures be deprecated?")
     r = eng.turn(t, "what is the license fee for them?")
+    assert r.trajectory == [*BASE, "rewrite", *TAIL] and r.refusal_reason == "focus_not_stated"
+    # validation failure: regenerate once, then refuse with the validator's reason
+    r = eng.turn(t, "who sells licences for them?")
     assert r.trajectory == [*BASE, "rewrite", "retrieve", "grade", "generate", "validate", "generate", "validate",
                             "save_memory"]
     assert r.refused and r.refusal_reason == "off_topic"

@@ -10,7 +10,7 @@ questions are new (in neither the dev nor the blind sets).
 from __future__ import annotations
 
 import pytest
-from citerag.answer.asked import answer_types, asked, split_parts
+from citerag.answer.asked import Head, answer_types, asked, asked_heads, head_stated, split_parts
 from citerag.core.params import load_params
 from citerag.core.paths import repo_root
 
@@ -48,6 +48,20 @@ def test_parts_types_and_focus_are_read_from_the_question():
     assert [p.topic for p in asked("Compare A and B", topics=("A", "B"), attribute="size").parts] == ["A", "B"]
 
 
+def test_the_asked_thing_is_read_from_the_question():
+    assert asked_heads("What license fee does the agency charge?") == (Head("fee"),)
+    assert asked_heads("How many pages long is the manual?") == (Head("pages"),)
+    assert asked_heads("What is the market share of X in Y?") == (Head("share"),)
+    assert asked_heads("On what date was it withdrawn?") == (Head("date", "date"),)
+    assert asked_heads("What is the signature size of X-65?") == (Head("size", "number"),)
+    assert asked_heads("What kind of key is it?") == () and asked_heads("What is X?") == ()
+    # stated in any inflection; a typed head is stated by its type's cue in the answer
+    assert head_stated(Head("fees"), "The fee is waived.", "")
+    assert not head_stated(Head("fee"), "The licence is free.", "")
+    assert head_stated(Head("date", "date"), "", "It was withdrawn in March 2031.")
+    assert not head_stated(Head("date", "date"), "withdrawn date", "It was withdrawn.")
+
+
 @pytest.mark.parametrize("corpus,question,needs", [
     ("default", "Which security category is ML-KEM-1024 in, and what is the size of its ciphertext?",
      ["category 5", "1568"]),
@@ -81,6 +95,17 @@ def test_missing_focus_refused_with_its_reason(agents, corpus, question, focus):
     r = ask(agents, corpus, question)
     assert r.answer.refused and r.refusal_reason == "focus_not_stated"
     assert any(focus in n for n in r.answer.notes)
+
+
+@pytest.mark.parametrize("corpus,question,thing", [
+    ("default", "What royalty does NIST collect on ML-DSA implementations?", "royalty"),
+    ("tech-manuals", "How much memory does Gri need to draw a contour plot?", "memory"),
+])
+def test_asked_thing_the_evidence_never_mentions_is_refused(agents, corpus, question, thing):
+    """Evidence on the topic that never mentions what is asked for is a related text, not the answer."""
+    r = ask(agents, corpus, question)
+    assert r.answer.refused and r.refusal_reason == "focus_not_stated", r.answer.answer
+    assert any(thing in n for n in r.answer.notes)
 
 
 @pytest.mark.parametrize("corpus,question", [

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from citerag.answer.abstain import AbstainModel, features
-from citerag.answer.asked import focus_terms
+from citerag.answer.asked import asked_heads, focus_terms, head_stated, split_parts
 from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys
 from citerag.answer.evidence import Evidence, support_score
 from citerag.answer.extractive import Draft, compose
@@ -105,13 +105,27 @@ def _only_valid_keys(s: SentenceCheck) -> str:
     return out
 
 
-def missing_focus(qa: QueryAnalysis, cited: list[Evidence]) -> list[str]:
+def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "") -> list[str]:
     """Focus terms of the question (numbers, quoted strings, numbered identifiers) that no cited
-    evidence states: an answer about something else that merely shares the topic."""
-    text = " ".join(e.text for e in cited).lower()
+    evidence states, and the thing it asks for ("what license fee …") when the cited evidence
+    never mentions it: an answer about something else that merely shares the topic."""
+    raw = " ".join(f"{e.heading} {e.text}" for e in cited)
+    text = raw.lower()
     compact = re.sub(r"\s+", "", text)
-    return [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions)
-            if f.lower() not in text and re.sub(r"\s+", "", f.lower()) not in compact]
+    missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions)
+               if f.lower() not in text and re.sub(r"\s+", "", f.lower()) not in compact]
+    return missing + unstated_heads(qa.text, raw, answer_text)
+
+
+def unstated_heads(question: str, evidence_text: str, answer_text: str) -> list[str]:
+    """The asked things ("what license fee …" → fee) the evidence never mentions. In a multi-part
+    question they count only when no part's asked thing is stated: a part the documents do not
+    state is reported by the composer, and the other parts still deserve their answer."""
+    per_part = [[h.word for h in asked_heads(p) if not head_stated(h, evidence_text, answer_text)]
+                for p in split_parts(question) if asked_heads(p)]
+    if len(per_part) > 1 and not all(per_part):
+        return []
+    return [w for part in per_part for w in part]
 
 
 def decide(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], idf: dict[str, float],
@@ -172,7 +186,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
     ans.decision = decision
     if params.refuse_missing_focus:
         cited = [e for e in evidence if e.key in {c["key"] for c in ans.citations}]
-        missing = missing_focus(qa, cited)
+        missing = missing_focus(qa, cited, ans.answer)
         if missing:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision)

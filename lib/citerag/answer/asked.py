@@ -14,6 +14,10 @@ corpus vocabulary: the shapes are those of English questions.
 - **Focus.** The things an answer must be about and a related sentence will
   not do: numbers, years, quoted strings and numbered identifiers the question
   names. Cited evidence that never states them does not answer the question.
+- **Asked head.** The noun a "what/which/how many X" question asks for ("what
+  license *fee* …", "how much *energy* …"). Evidence about the same topic that
+  never mentions that thing is a related text, not the answer. A head that
+  names a type ("what *date*", "what *size*") is checked by that type's cue.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from citerag.text.patterns import NUMBERED_VARIANT
+from citerag.text.tokenize import STOPWORDS, tokenize
 
 TYPES: dict[str, re.Pattern[str]] = {
     "expansion": re.compile(r"\b(stands? for|acronym|abbreviat\w*|short for)\b", re.I),
@@ -58,6 +63,24 @@ _PART_SPLIT = re.compile(
 _QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
 # Numbers, years and document numbers ("2031", "9.7", "800-208").
 _YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)?(?:-\d+)*(?![\w-])")
+
+
+_WH = re.compile(r"\b(what|which|how many|how much)\s+", re.I)
+_AUX = frozenset("does do did is are was were can could should will would has have had must might may shall".split())
+# Heads that ask for no particular thing ("what kind of", "how many times").
+_EMPTY_HEADS = frozenset("kind kinds type types sort sorts one ones way ways thing things part parts times units "
+                         "option options difference differences step steps purpose role meaning".split())
+_COPULA = frozenset("is are was were".split())
+# Heads that name an answer type: the answer shows the type's cue instead of the word.
+_TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".split(), "date"),
+                **dict.fromkeys("size sizes length lengths value values number numbers count amount bytes bits "
+                                "percent percentage".split(), "number")}
+
+
+@dataclass(frozen=True)
+class Head:
+    word: str
+    type: str = ""  # an answer type whose cue stands in for the word
 
 
 @dataclass(frozen=True)
@@ -130,6 +153,42 @@ def acronym_of(question: str, identifiers: tuple[str, ...]) -> str:
         return ""
     caps = [i for i in identifiers if re.fullmatch(r"[A-Z][A-Z0-9]{1,9}", i.replace("-", ""))]
     return caps[0] if caps else ""
+
+
+def asked_heads(question: str) -> tuple[Head, ...]:
+    """The noun each "what/which X" or "how many/much X" phrase asks for: the last word of the
+    noun phrase after "what"/"which" or "what is the" (English puts the head last: "license
+    fee" → fee), the first after "how many" ("pages long" → pages). The phrase ends at an auxiliary verb, a
+    function word or a name; a bare "what is …" has no head."""
+    out: list[Head] = []
+    for m in _WH.finditer(question):
+        words: list[str] = []
+        rest = question[m.end():].split()
+        if len(rest) > 2 and m.group(1).lower() in ("what", "which") and rest[0].lower() in _COPULA \
+                and rest[1].lower() == "the":
+            rest = rest[2:]  # "what is the X of …" asks for X
+        for raw in rest[:5]:
+            w = raw.strip("?,.;:!")
+            low = w.lower()
+            if (not w or low in _AUX or low in STOPWORDS or re.search(r"[A-Z0-9]", w[1:])
+                    or (w[:1].isupper() and words)):
+                break
+            words.append(w)
+            if w != raw:  # punctuation ends the phrase
+                break
+        if not words:
+            continue
+        head = words[0] if m.group(1).lower().startswith("how") else words[-1]
+        if head.lower() not in _EMPTY_HEADS:
+            out.append(Head(head, _TYPED_HEADS.get(head.lower(), "")))
+    return tuple(out)
+
+
+def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
+    """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
+    if head.type:
+        return bool(CUES[head.type].search(answer_text))
+    return bool(set(tokenize(head.word)) & set(tokenize(evidence_text)))
 
 
 def split_parts(question: str) -> list[str]:

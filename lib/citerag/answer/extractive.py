@@ -276,12 +276,16 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
         anchor_hit = any(re.match(rf"{re.escape(a)}\b", title) for a in qa.anchors)
         ident_hit = sum(i.lower() in title for i in qa.identifiers)
         has_steps = any(u.kind == "step" for u in us)
-        named = anchor_hit or ident_hit > 0
-        return (-int(named), -int(has_steps), -ident_hit, -score(us[0].group), us[0].order)
+        return (-(int(anchor_hit) + int(ident_hit > 0)), -int(has_steps), -ident_hit, -score(us[0].group),
+                us[0].order)
 
     _name, us = sorted(groups.items(), key=rank)[0]
     if not any(u.kind == "step" for u in us):
         return []
+    title_low = us[0].group.lower()
+    if qa.identifiers and not any(i.lower() in title_low for i in qa.identifiers) and re.search(
+            r"\w[._]\w", us[0].group):
+        return []  # "Algorithm 19" of another document, titled with another name than the asked one
     title = next((u for u in us if u.kind == "title"), None)
     steps = [u for u in us if u.kind == "step"]
     return ([title] if title else []) + steps[:25]

@@ -74,8 +74,11 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     text_lower = _lower(chunk.text)
     heading = " > ".join(chunk.heading_path)
     f: dict[str, float] = {"fused": fused_norm, "dense": max(0.0, dense_sim)}
-    f["identifier"] = (sum(_has_token(text_lower, i) for i in q.identifiers) / len(q.identifiers)
-                       if q.identifiers else 0.0)
+    # A name that names the chunk's own document ("… in AMC") is implied by every chunk of it.
+    named_here = chunk.doc_id in q.docs
+    mentions = {m.lower() for m in q.doc_mentions}
+    f["identifier"] = (sum(_has_token(text_lower, i) or (named_here and i.lower() in mentions)
+                           for i in q.identifiers) / len(q.identifiers) if q.identifiers else 0.0)
     qb = _bigrams(list(q.content_words))
     f["phrase"] = len(qb & _bigrams(_chunk_words(chunk.text))) / len(qb) if qb else 0.0
     hw = set(_chunk_words(heading))

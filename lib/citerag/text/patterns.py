@@ -44,9 +44,11 @@ QUALIFIED_NAME = re.compile(r"(?<![\w.-])([A-Za-z][\w-]*[A-Za-z0-9])\.([A-Za-z_]
 # ".gitignore" and "obj .method" stay as written.
 SPACED_MEMBER = re.compile(r"(?<![\w.-])([A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*[A-Za-z0-9)]) \.(?=[A-Z][a-z])")
 
-# Technical identifiers: contain a digit, a hyphen/dot between letters, or are all-caps acronyms.
+# Technical identifiers: contain a digit, a hyphen/dot/underscore between letters (snake_case
+# names such as `sign_internal`), or are all-caps acronyms.
 IDENTIFIER = re.compile(
-    r"\b(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-._][A-Za-z0-9]+)*|[A-Za-z]+\d+[A-Za-z0-9]*|\d+-\d+|[A-Z]{2,}[a-z]?)\b"
+    r"\b(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-._][A-Za-z0-9]+)*|[A-Za-z]+_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*"
+    r"|[A-Za-z]+\d+[A-Za-z0-9]*|\d+-\d+|[A-Z]{2,}[a-z]?)\b"
 )
 
 
