@@ -55,9 +55,11 @@ def test_the_asked_thing_is_read_from_the_question():
     assert asked_heads("On what date was it withdrawn?") == (Head("date", "date"),)
     assert asked_heads("What is the signature size of X-65?") == (Head("size", "number"),)
     assert asked_heads("What kind of key is it?") == () and asked_heads("What is X?") == ()
+    assert asked_heads("What happens to X at the top?") == () == asked_heads("What changed between A and B?")
     # stated in any inflection; a typed head is stated by its type's cue in the answer
     assert head_stated(Head("fees"), "The fee is waived.", "")
     assert not head_stated(Head("fee"), "The licence is free.", "")
+    assert head_stated(Head("name"), "style.fontName = Helvetica", "")
     assert head_stated(Head("date", "date"), "", "It was withdrawn in March 2031.")
     assert not head_stated(Head("date", "date"), "withdrawn date", "It was withdrawn.")
 

@@ -70,6 +70,7 @@ _AUX = frozenset("does do did is are was were can could should will would has ha
 # Heads that ask for no particular thing ("what kind of", "how many times").
 _EMPTY_HEADS = frozenset("kind kinds type types sort sorts one ones way ways thing things part parts times units "
                          "option options difference differences step steps purpose role meaning".split())
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _COPULA = frozenset("is are was were".split())
 # Heads that name an answer type: the answer shows the type's cue instead of the word.
 _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".split(), "date"),
@@ -164,19 +165,25 @@ def asked_heads(question: str) -> tuple[Head, ...]:
     for m in _WH.finditer(question):
         words: list[str] = []
         rest = question[m.end():].split()
-        if len(rest) > 2 and m.group(1).lower() in ("what", "which") and rest[0].lower() in _COPULA \
-                and rest[1].lower() == "the":
+        of_phrase = (len(rest) > 2 and m.group(1).lower() in ("what", "which") and rest[0].lower() in _COPULA
+                     and rest[1].lower() == "the")
+        if of_phrase:
             rest = rest[2:]  # "what is the X of …" asks for X
+        ended_by = ""
         for raw in rest[:5]:
             w = raw.strip("?,.;:!")
             low = w.lower()
             if (not w or low in _AUX or low in STOPWORDS or re.search(r"[A-Z0-9]", w[1:])
                     or (w[:1].isupper() and words)):
+                ended_by = "aux" if low in _AUX else "function" if low in STOPWORDS else "name"
                 break
             words.append(w)
             if w != raw:  # punctuation ends the phrase
                 break
-        if not words:
+        # "which fee does …", "which browsers enable X": a noun phrase. "what happens to …", "what
+        # changed between …": the question word is the subject and the next word its verb.
+        if not words or (not of_phrase and ended_by not in ("aux", "name") and len(words) == 1
+                         and words[0].lower() not in _TYPED_HEADS):
             continue
         head = words[0] if m.group(1).lower().startswith("how") else words[-1]
         if head.lower() not in _EMPTY_HEADS:
@@ -188,7 +195,9 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
     if head.type:
         return bool(CUES[head.type].search(answer_text))
-    return bool(set(tokenize(head.word)) & set(tokenize(evidence_text)))
+    # code writes compounds in camelCase: "fontName" states the font's name
+    words = _CAMEL.sub(" ", evidence_text)
+    return bool(set(tokenize(head.word)) & set(tokenize(words)))
 
 
 def split_parts(question: str) -> list[str]:
