@@ -42,10 +42,28 @@ def refusal(question: str, reason: str, backend: str, notes: list[str] | None = 
     return Answer(question, REFUSAL, True, reason, [], [], backend, notes or [])
 
 
+def _bases(low: str) -> set[str]:
+    """The word and the bases its plural or inflected form may come from ("suffixes" → suffix,
+    "libraries" → library, "disallowing" → disallow, "encoded" → encode)."""
+    forms = {low, low[:-1], low[:-2], low[:-3] + "y", low[:-2] + "e" if low.endswith("ed") else low, low[:-3]}
+    if low.endswith("ing"):
+        forms |= {low[:-3] + "e", low[:-4] if low[-4:-3] == low[-5:-4] else low[:-3]}
+    return {f for f in forms if len(f) >= 3}
+
+
 def _ordinary(low: str, common_words: frozenset[str]) -> bool:
     """An ordinary English word, also in a plural or inflected form ("suffixes", "libraries")."""
-    forms = {low, low[:-1], low[:-2], low[:-3] + "y", low[:-2] + "e" if low.endswith("ed") else low, low[:-3]}
-    return any(f in common_words for f in forms if len(f) >= 3)
+    return any(f in common_words for f in _bases(low))
+
+
+_ENDINGS = ("", "s", "es", "ed", "d", "ing", "e", "ion", "ions")
+
+
+def _in_corpus(word: str, vocab: set[str]) -> bool:
+    """The corpus writes the word in some inflection: "disallowing" is known from "disallowed"."""
+    if set(tokenize(word)) & vocab:
+        return True
+    return any(b + e in vocab for b in _bases(word.lower()) for e in _ENDINGS)
 
 
 def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:
@@ -67,7 +85,7 @@ def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] =
             continue
         ordinary = _ordinary(low, common_words)
         salient = (not w.islower() and not (initial and ordinary)) or (len(w) >= 5 and not ordinary)
-        if salient and not (set(tokenize(w)) & vocab):
+        if salient and not _in_corpus(w, vocab):
             out.append(w)
     return out
 
