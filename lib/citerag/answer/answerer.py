@@ -43,27 +43,37 @@ def refusal(question: str, reason: str, backend: str, notes: list[str] | None = 
 
 
 def _bases(low: str) -> set[str]:
-    """The word and the bases its plural or inflected form may come from ("suffixes" → suffix,
-    "libraries" → library, "disallowing" → disallow, "encoded" → encode)."""
-    forms = {low, low[:-1], low[:-2], low[:-3] + "y", low[:-2] + "e" if low.endswith("ed") else low, low[:-3]}
+    """The word and the bases its plural or inflected form may come from, by its actual ending
+    ("suffixes" → suffix, "libraries" → library, "disallowing" → disallow, "encoded" → encode)."""
+    forms = {low}
+    if low.endswith("ies"):
+        forms.add(low[:-3] + "y")
+    if low.endswith("es"):
+        forms.add(low[:-2])
+    if low.endswith("s") and not low.endswith("ss"):
+        forms.add(low[:-1])
+    if low.endswith("ed"):
+        forms |= {low[:-2], low[:-1], low[:-3] if low[-3:-2] == low[-4:-3] else low[:-2]}
     if low.endswith("ing"):
-        forms |= {low[:-3] + "e", low[:-4] if low[-4:-3] == low[-5:-4] else low[:-3]}
+        forms |= {low[:-3], low[:-3] + "e", low[:-4] if low[-4:-3] == low[-5:-4] else low[:-3]}
     return {f for f in forms if len(f) >= 3}
 
 
 def _ordinary(low: str, common_words: frozenset[str]) -> bool:
-    """An ordinary English word, also in a plural or inflected form ("suffixes", "libraries")."""
-    return any(f in common_words for f in _bases(low))
+    """An ordinary English word, also in a plural or inflected form ("suffixes", "libraries").
+    Looser than `_bases` on purpose: a word wrongly taken as ordinary is only not refused."""
+    forms = _bases(low) | {low[:-1], low[:-2], low[:-3], low[:-3] + "y"}
+    return any(f in common_words for f in forms if len(f) >= 3)
 
 
-_ENDINGS = ("", "s", "es", "ed", "d", "ing", "e", "ion", "ions")
+_ENDINGS = ("", "s", "es", "ed", "d", "ing")
 
 
 def _in_corpus(word: str, vocab: set[str]) -> bool:
     """The corpus writes the word in some inflection: "disallowing" is known from "disallowed"."""
     if set(tokenize(word)) & vocab:
         return True
-    return any(b + e in vocab for b in _bases(word.lower()) for e in _ENDINGS)
+    return any(b + e in vocab for b in _bases(word.lower()) - {word.lower()} for e in _ENDINGS)
 
 
 def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:
