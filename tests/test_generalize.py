@@ -56,6 +56,11 @@ def test_the_asked_thing_is_read_from_the_question():
     assert asked_heads("What is the signature size of X-65?") == (Head("size", "number"),)
     assert asked_heads("What kind of key is it?") == () and asked_heads("What is X?") == ()
     assert asked_heads("What happens to X at the top?") == () == asked_heads("What changed between A and B?")
+    assert asked_heads("Which hardness assumption underlies it?") == (Head("assumption"),)  # not the verb
+    # a multi-part question is refused for an unstated thing only when no part is stated
+    from citerag.answer.answerer import unstated_heads
+    assert unstated_heads("What does X stand for, and which assumption underlies it?", "X: Ex", "") == []
+    assert unstated_heads("Which fee applies?", "no such word", "") == ["fee"]
     # stated in any inflection; a typed head is stated by its type's cue in the answer
     assert head_stated(Head("fees"), "The fee is waived.", "")
     assert not head_stated(Head("fee"), "The licence is free.", "")

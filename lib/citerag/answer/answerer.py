@@ -150,7 +150,7 @@ def unstated_heads(question: str, evidence_text: str, answer_text: str) -> list[
     question they count only when no part's asked thing is stated: a part the documents do not
     state is reported by the composer, and the other parts still deserve their answer."""
     per_part = [[h.word for h in asked_heads(p) if not head_stated(h, evidence_text, answer_text)]
-                for p in split_parts(question) if asked_heads(p)]
+                for p in split_parts(question)]
     if len(per_part) > 1 and not all(per_part):
         return []
     return [w for part in per_part for w in part]

@@ -180,12 +180,19 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             words.append(w)
             if w != raw:  # punctuation ends the phrase
                 break
-        # "which fee does …", "which browsers enable X": a noun phrase. "what happens to …", "what
-        # changed between …": the question word is the subject and the next word its verb.
-        if not words or (not of_phrase and ended_by not in ("aux", "name") and len(words) == 1
-                         and words[0].lower() not in _TYPED_HEADS):
+        # "which fee does …": the noun phrase ends at the auxiliary. Without one, the question word
+        # is the subject and the phrase ends with its verb: "which browsers enable X" asks for
+        # browsers, "what happens to …" for no noun.
+        if not words:
             continue
-        head = words[0] if m.group(1).lower().startswith("how") else words[-1]
+        if m.group(1).lower().startswith("how"):
+            head = words[0]
+        elif of_phrase or ended_by == "aux" or words[-1].lower() in _TYPED_HEADS:
+            head = words[-1]
+        elif len(words) >= 2:  # "which browsers enable X", "which assumption underlies it": a verb ends it
+            head = words[-2]
+        else:
+            continue
         if head.lower() not in _EMPTY_HEADS:
             out.append(Head(head, _TYPED_HEADS.get(head.lower(), "")))
     return tuple(out)
