@@ -54,7 +54,7 @@ def test_the_asked_thing_is_read_from_the_question():
     assert asked_heads("What is the market share of X in Y?") == (Head("share"),)
     assert asked_heads("On what date was it withdrawn?") == (Head("date", "date"),)
     assert asked_heads("What is the signature size of X-65?") == (Head("size", "number"),)
-    assert asked_heads("What kind of key is it?") == () and asked_heads("What is X?") == ()
+    assert asked_heads("What kind of key is it?") == () == asked_heads("In what unit is X given?") == asked_heads("What is X?")
     assert asked_heads("What happens to X at the top?") == () == asked_heads("What changed between A and B?")
     assert asked_heads("Which hardness assumption underlies it?") == (Head("assumption"),)  # not the verb
     # a multi-part question is refused for an unstated thing only when no part is stated

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from citerag.text.patterns import NUMBERED_VARIANT
-from citerag.text.tokenize import STOPWORDS, tokenize
+from citerag.text.tokenize import STOPWORDS, stem, tokenize
 
 TYPES: dict[str, re.Pattern[str]] = {
     "expansion": re.compile(r"\b(stands? for|acronym|abbreviat\w*|short for)\b", re.I),
@@ -68,8 +68,8 @@ _YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)?(?:-\d+)*(?![\w-])")
 _WH = re.compile(r"\b(what|which|how many|how much)\s+", re.I)
 _AUX = frozenset("does do did is are was were can could should will would has have had must might may shall".split())
 # Heads that ask for no particular thing ("what kind of", "how many times").
-_EMPTY_HEADS = frozenset("kind kinds type types sort sorts one ones way ways thing things part parts times units "
-                         "option options difference differences step steps purpose role meaning".split())
+_EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part times unit option difference step purpose "
+                         "role meaning".split())
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _COPULA = frozenset("is are was were".split())
 # Heads that name an answer type: the answer shows the type's cue instead of the word.
@@ -193,7 +193,7 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             head = words[-2]
         else:
             continue
-        if head.lower() not in _EMPTY_HEADS:
+        if stem(head.lower()) not in _EMPTY_HEADS:  # "unit" as well as "units"
             out.append(Head(head, _TYPED_HEADS.get(head.lower(), "")))
     return tuple(out)
 
