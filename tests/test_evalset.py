@@ -113,4 +113,5 @@ def test_blind_labels_hold_on_the_pdfs(corpus_params):
         pages = raw_pages(texts)
         for blind in ("blind", "blind2", "blind3"):  # each written before the change it judges
             assert verify_questions(load_questions(data / blind / "questions.jsonl"), pages, texts) == []
-            assert verify_conversations(load_conversations(data / blind / "conversations.jsonl"), pages) == []
+            if (data / blind / "conversations.jsonl").is_file():  # blind3 has questions only
+                assert verify_conversations(load_conversations(data / blind / "conversations.jsonl"), pages) == []
