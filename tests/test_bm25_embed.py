@@ -47,3 +47,20 @@ def test_embedding_model_and_cache(tmp_path):
 def test_hub_names_refused():
     with pytest.raises(EmbedError, match="never fetched from a hub"):
         resolve_model_path("sentence-transformers/all-mpnet-base-v2")
+
+
+@pytest.mark.corpus
+def test_int8_embeddings_agree_with_fp32(built, corpus_params):
+    """The int8 model quantized here from the bundled weights: every sampled chunk's vector has
+    cosine ≥ 0.99 to the fp32 one, and the two backends keep their own cache keys."""
+    from citerag.build.pipeline import doc_titles, index_text, load_chunks
+
+    chunks = load_chunks(built["chunk"])
+    titles = doc_titles(corpus_params)
+    sample = [index_text(c, titles, True) for c in chunks[:: max(1, len(chunks) // 96)]]
+    fp32 = Embedder(EmbedParams()).embed(sample)
+    int8_embedder = Embedder(EmbedParams(backend="onnx-int8"), models_dir=corpus_params.paths.models)
+    int8 = int8_embedder.embed(sample)
+    cos = (fp32 * int8).sum(axis=1)
+    assert len(sample) >= 64 and float(cos.min()) >= 0.99, float(cos.min())
+    assert int8_embedder.model_key != Embedder(EmbedParams()).model_key

@@ -300,11 +300,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     _, params = _params(args)
     if args.what == "index":
-        bench.bench_index(params)
+        bench.bench_index(params, args.naive)
     elif args.what == "retrieve":
         bench.bench_retrieve(params)
     elif args.what == "answer":
         bench.bench_answer(params)
+    elif args.what == "scale":
+        bench.bench_scale(params)
     elif args.what == "ablate":
         bench.bench_ablate(params, args.spec or "params/ablations/rrf_k0.yaml")
     return 0
@@ -379,8 +381,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="operating point: refuse at most this share of answerables (cross-validated)")
     p.set_defaults(func=cmd_calibrate)
     p = with_params(sub.add_parser("bench", help="benchmarks that print measured figures"))
-    p.add_argument("what", choices=["index", "retrieve", "answer", "ablate"])
+    p.add_argument("what", choices=["index", "retrieve", "answer", "ablate", "scale"])
     p.add_argument("--spec", help="bench ablate: the sweep to time (default params/ablations/rrf_k0.yaml)")
+    p.add_argument("--naive", help="bench index: the naive yardstick script (default ../shared/bench/naive_index.py)")
     p.set_defaults(func=cmd_bench)
     return parser
 

@@ -22,11 +22,11 @@ from typing import Any
 from citerag.build.chunk import Chunk, chunk_pages
 from citerag.build.clean import CleanPage, clean_pages
 from citerag.build.corpus import CorpusError, corpus_documents, load_manifest, sha256_file
-from citerag.build.ingest import PageRecord, ingest_files
+from citerag.build.ingest import PageCache, PageRecord, ingest_files
 from citerag.build.knowledge import CorpusKnowledge
 from citerag.build.profile import load_profile
 from citerag.core import artifacts as art
-from citerag.core.params import STAGE_SECTIONS, Params, stage_hash
+from citerag.core.params import STAGE_SECTIONS, Params, stable_hash, stage_hash
 from citerag.core.paths import resolve
 
 
@@ -134,8 +134,14 @@ def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> St
             raise CorpusError("; ".join(problems))
         files = [path for _, path in docs]
         expected = {doc.file: (doc.doc_id, doc.pages) for doc, _ in docs}
-    log(f"ingest: extracting {len(files)} PDF(s) with the {params.ingest.extractor} extractor")
-    result = ingest_files(files, params.ingest, expected)
+        shas = {doc.file: doc.sha256 for doc, _ in docs}  # verified just above
+    else:
+        shas = inputs["files"]
+    cache = PageCache(resolve(params.paths.cache) / "pages",
+                      stable_hash({"ingest": params.ingest.model_dump(), "code": code_fingerprint("ingest"),
+                                   "versions": _extractor_versions()})) if params.build.page_cache else None
+    log(f"ingest: {len(files)} PDF(s) with the {params.ingest.extractor} extractor")
+    result = ingest_files(files, params.ingest, expected, cache=cache, shas=shas)
     art.write_jsonl(folder / "pages.jsonl", [vars(p) for p in result.pages])
     art.write_json_atomic(folder / "ingest_report.json", result.report_rows())
     seconds = time.perf_counter() - t0
@@ -144,6 +150,8 @@ def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> St
         "documents": sum(r.status == "ok" for r in result.reports),
         "skipped": sum(r.status != "ok" for r in result.reports),
         "pages": len(result.pages),
+        "extracted": result.extracted,        # documents extracted now
+        "page_cache_hits": result.cached,     # documents whose pages were cached (same sha256)
     }
     manifest["timings"] = {"ingest_s": round(seconds, 3)}
     art.finish(folder, manifest)
@@ -224,7 +232,7 @@ def run_index(params: Params, chunk: StageResult, log=print, progress: bool = Tr
     chunks = load_chunks(chunk)
     texts = [index_text(c, titles, params.embed.prefix_headings) for c in chunks]
 
-    embedder = Embedder(params.embed, cache_dir=params.paths.cache)
+    embedder = Embedder(params.embed, cache_dir=params.paths.cache, models_dir=params.paths.models, log=log)
     t_embed = time.perf_counter()
     vectors = embedder.embed(texts, progress=progress)
     t_chroma = time.perf_counter()

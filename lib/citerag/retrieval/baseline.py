@@ -49,7 +49,8 @@ class LlamaIndexBaseline:
     """`VectorStoreIndex(...).as_retriever(similarity_top_k=k)` over the store's chunks."""
 
     def __init__(self, store: IndexStore, k: int = 8) -> None:
-        embedder = Embedder(store.params.embed, cache_dir=store.params.paths.cache)
+        embedder = Embedder(store.params.embed, cache_dir=store.params.paths.cache,
+                            models_dir=store.params.paths.models)
         self.embed_model = CiteragLlamaEmbedding(embedder)
         nodes = [
             TextNode(id_=c.chunk_id, text=store.index_text(c),

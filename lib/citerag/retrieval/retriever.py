@@ -105,8 +105,12 @@ class Retriever:
     def bm25_ranking(self, text: str, allowed: np.ndarray | None, depth: int) -> list[str]:
         s = self.store.bm25.scores(text)
         ids = self.store.bm25.ids
-        order = [i for i in range(len(s)) if s[i] > 0 and (allowed is None or allowed[i])]
-        order.sort(key=lambda i: (-round(float(s[i]), 9), self._tiebreak[ids[i]]))
+        hit = s > 0 if allowed is None else (s > 0) & allowed
+        cand = np.flatnonzero(hit)  # only chunks holding a query term, not every chunk
+        if len(cand) > 4 * depth:  # keep a margin for exact ties at the cut, then order exactly
+            cut = np.partition(s[cand], len(cand) - 4 * depth)[len(cand) - 4 * depth]
+            cand = cand[s[cand] >= cut]
+        order = sorted(cand.tolist(), key=lambda i: (-round(float(s[i]), 9), self._tiebreak[ids[i]]))
         return [ids[i] for i in order[:depth]]
 
     # -- the pipeline -----------------------------------------------------------------

@@ -73,7 +73,7 @@ def load_store(params: Params, params_hint: str = "PARAMS") -> IndexStore:
     tokens = {r["chunk_id"]: r["tokens"] for r in read_jsonl(index.dir / "bm25_tokens.jsonl")}
     bm25 = BM25Index([c.chunk_id for c in chunks], [tokens[c.chunk_id] for c in chunks],
                      params.index.bm25_k1, params.index.bm25_b, params.index.bm25_stem)
-    store = IndexStore(params, chunks, vectors, coll, bm25, Embedder(params.embed, cache_dir=params.paths.cache),
-                       load_knowledge(stages["knowledge"]), stages)
+    embedder = Embedder(params.embed, cache_dir=params.paths.cache, models_dir=params.paths.models)
+    store = IndexStore(params, chunks, vectors, coll, bm25, embedder, load_knowledge(stages["knowledge"]), stages)
     _STORES[key] = store
     return store

@@ -26,8 +26,10 @@ from citerag.core.params import EmbedParams
 class CiteragEmbeddingFunction(EmbeddingFunction[Documents]):
     """Chroma-facing wrapper of `Embedder` (offline, bundled model)."""
 
-    def __init__(self, model: str, max_seq_length: int = 256, normalize: bool = True) -> None:
-        self._params = EmbedParams(model=model, max_seq_length=max_seq_length, normalize=normalize)
+    def __init__(self, model: str, max_seq_length: int = 256, normalize: bool = True,
+                 backend: str = "torch") -> None:
+        self._params = EmbedParams(model=model, max_seq_length=max_seq_length, normalize=normalize,
+                                   backend=backend)
         self._embedder = Embedder(self._params)
 
     def __call__(self, input: Documents) -> Embeddings:
@@ -39,7 +41,7 @@ class CiteragEmbeddingFunction(EmbeddingFunction[Documents]):
 
     def get_config(self) -> dict[str, Any]:
         return {"model": self._params.model, "max_seq_length": self._params.max_seq_length,
-                "normalize": self._params.normalize}
+                "normalize": self._params.normalize, "backend": self._params.backend}
 
     @staticmethod
     def build_from_config(config: dict[str, Any]) -> CiteragEmbeddingFunction:
@@ -83,7 +85,7 @@ def write_collection(
     batch: int = 512,
 ) -> None:
     """Create the collection (cosine HNSW) and add every chunk with its precomputed vector."""
-    ef = CiteragEmbeddingFunction(params.model, params.max_seq_length, params.normalize)
+    ef = CiteragEmbeddingFunction(params.model, params.max_seq_length, params.normalize, params.backend)
     _forget_client(path)
     coll = client(path).create_collection(
         name=name, embedding_function=ef, metadata={"hnsw:space": "cosine"}

@@ -118,33 +118,44 @@ class EmbeddingCache:
         self._db.close()
 
 
-_MODELS: dict[tuple[str, int], object] = {}
+_MODELS: dict[tuple[str, int, str], object] = {}
+CACHE_BLOCK = 128  # texts embedded between two cache writes
 
 
 class Embedder:
     """Embeds texts with the configured model, consulting the cache first."""
 
-    def __init__(self, params: EmbedParams, cache_dir: str | Path | None = None) -> None:
+    def __init__(self, params: EmbedParams, cache_dir: str | Path | None = None,
+                 models_dir: str | Path = "outputs/models", log=print) -> None:
         self.params = params
-        self.model_key = stable_hash(
-            {"model": params.model, "max_seq_length": params.max_seq_length,
-             "normalize": params.normalize}
-        )
+        key = {"model": params.model, "max_seq_length": params.max_seq_length, "normalize": params.normalize}
+        if params.backend != "torch":  # the torch key predates backends: its cached vectors stay valid
+            key["backend"] = params.backend
+        self.model_key = stable_hash(key)
         self.cache = EmbeddingCache(resolve(cache_dir) / "embeddings.sqlite") if cache_dir else None
+        self.models_dir = resolve(models_dir)
+        self.log = log
         self.computed = 0  # texts actually run through the model by this instance
         self.cache_hits = 0
 
     @property
     def model(self):
-        """The sentence-transformers model, loaded once per process and settings."""
-        key = (self.params.model, self.params.max_seq_length)
+        """The encoder (sentence-transformers, or its int8 onnxruntime twin), loaded once per
+        process and settings."""
+        key = (self.params.model, self.params.max_seq_length, self.params.backend)
         if key not in _MODELS:
-            from sentence_transformers import SentenceTransformer
-
             path = resolve_model_path(self.params.model)
-            model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
-            model.max_seq_length = self.params.max_seq_length
-            _MODELS[key] = model
+            if self.params.backend == "onnx-int8":
+                from citerag.build.index.onnx_embed import OnnxEncoder, int8_model
+
+                _MODELS[key] = OnnxEncoder(int8_model(path, self.models_dir, self.log), path,
+                                           self.params.max_seq_length)
+            else:
+                from sentence_transformers import SentenceTransformer
+
+                model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+                model.max_seq_length = self.params.max_seq_length
+                _MODELS[key] = model
         return _MODELS[key]
 
     @property
@@ -170,9 +181,16 @@ class Embedder:
         found = self.cache.get_many(self.model_key, hashes) if self.cache else {}
         missing = sorted({h: t for h, t in zip(hashes, texts) if h not in found}.items())
         self.cache_hits += len(texts) - sum(1 for h in hashes if h not in found)
-        if missing:
-            vecs = self._encode([t for _, t in missing], progress)
-            new = {h: v for (h, _), v in zip(missing, vecs)}
+        # Blocks reach the cache as they are done: an interrupted build keeps what it embedded.
+        blocks = range(0, len(missing), CACHE_BLOCK)
+        if progress and len(blocks) > 1:
+            from tqdm.auto import tqdm
+
+            blocks = tqdm(blocks, desc="embed", unit="block")
+        for start in blocks:
+            part = missing[start:start + CACHE_BLOCK]
+            vecs = self._encode([t for _, t in part], False)
+            new = {h: v for (h, _), v in zip(part, vecs)}
             if self.cache:
                 self.cache.put_many(self.model_key, new)
             found.update(new)

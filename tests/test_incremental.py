@@ -1,0 +1,59 @@
+"""Incremental corpora (issue 14): counts, not timings.
+
+Adding, changing or removing one PDF of a built corpus extracts and embeds that
+document only (per-document page cache keyed by sha256, content-addressed
+embedding cache).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citerag.build.corpus import init_corpus
+from citerag.build.pipeline import build_all, load_chunks
+from citerag.core.params import load_params
+from conftest import write_pdf
+
+
+def _manual(name: str, topic: str, n: int = 2) -> list[str]:
+    return [f"{name} Manual, part {i + 1}\n\nThe {topic} command of {name} writes {topic} reports for "
+            f"section {i + 1}. Use the --{topic}-level option to set how much {name} prints on page {i + 1}."
+            for i in range(n)]
+
+
+def _params(tmp: Path, init):
+    return load_params(init.params).with_overrides({
+        "paths.artifacts": str(tmp / "artifacts"), "paths.cache": str(tmp / "cache")})
+
+
+def _build(tmp: Path, pdfs: Path):
+    init = init_corpus(pdfs, "inc", params_out=tmp / "inc.yaml", data_root=tmp / "data")
+    stages = build_all(_params(tmp, init), log=lambda _m: None, progress=False)
+    return stages, load_chunks(stages["chunk"])
+
+
+def test_adding_changing_removing_one_document_rebuilds_that_document_only(tmp_path: Path):
+    pdfs = tmp_path / "pdfs"
+    pdfs.mkdir()
+    write_pdf(pdfs / "alpha.pdf", _manual("Alpha", "audit"))
+    write_pdf(pdfs / "beta.pdf", _manual("Beta", "backup"))
+    first, chunks = _build(tmp_path, pdfs)
+    assert first["ingest"].counts["extracted"] == 2 and first["ingest"].counts["page_cache_hits"] == 0
+    assert first["index"].counts["embedded"] == len(chunks) > 0
+
+    write_pdf(pdfs / "gamma.pdf", _manual("Gamma", "gauge", 3))  # add one
+    added, chunks = _build(tmp_path, pdfs)
+    assert (added["ingest"].counts["extracted"], added["ingest"].counts["page_cache_hits"]) == (1, 2)
+    new = [c for c in chunks if c.doc_id == "gamma"]
+    assert new and added["index"].counts["embedded"] == len(new)
+    assert added["index"].counts["chunks"] == len(chunks) > len(new)
+
+    write_pdf(pdfs / "beta.pdf", _manual("Beta", "bundle"))  # change one
+    changed, chunks = _build(tmp_path, pdfs)
+    assert (changed["ingest"].counts["extracted"], changed["ingest"].counts["page_cache_hits"]) == (1, 2)
+    assert 0 < changed["index"].counts["embedded"] <= len([c for c in chunks if c.doc_id == "beta"])
+
+    (pdfs / "alpha.pdf").unlink()  # remove one
+    removed, chunks = _build(tmp_path, pdfs)
+    assert removed["ingest"].counts["extracted"] == 0 and removed["index"].counts["embedded"] == 0
+    assert {c.doc_id for c in chunks} == {"beta", "gamma"}
