@@ -306,7 +306,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     elif args.what == "answer":
         bench.bench_answer(params)
     elif args.what == "scale":
-        bench.bench_scale(params)
+        bench.bench_scale(params, plot=args.plot)
     elif args.what == "ablate":
         bench.bench_ablate(params, args.spec or "params/ablations/rrf_k0.yaml")
     return 0
@@ -384,6 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("what", choices=["index", "retrieve", "answer", "ablate", "scale"])
     p.add_argument("--spec", help="bench ablate: the sweep to time (default params/ablations/rrf_k0.yaml)")
     p.add_argument("--naive", help="bench index: the naive yardstick script (default ../shared/bench/naive_index.py)")
+    p.add_argument("--plot", help="bench scale: write the curves to this PNG")
     p.set_defaults(func=cmd_bench)
     return parser
 

@@ -216,7 +216,8 @@ _PEAK = ("import resource, sys, runpy; sys.argv = ['citerag'] + sys.argv[1:]; co
          "r(resource.RUSAGE_CHILDREN).ru_maxrss)); sys.exit(code)")
 
 
-def bench_scale(params: Params, factors: tuple[int, ...] = (1, 2, 4), repeats: int = 3, out=print) -> list[dict]:
+def bench_scale(params: Params, factors: tuple[int, ...] = (1, 2, 4), repeats: int = 3, plot: str | None = None,
+                out=print) -> list[dict]:
     """Cold builds of the corpus 1×, 2×, 4× (as whole processes, no page or embedding cache) and
     hybrid query latency on each: seconds per page, peak memory, p50/p95 per query."""
     import yaml
@@ -267,7 +268,35 @@ def bench_scale(params: Params, factors: tuple[int, ...] = (1, 2, 4), repeats: i
     if len(rows) > 1 and rows[0]["hybrid_p50_ms"]:
         out(f"  p50 {rows[-1]['factor']}x / 1x = {rows[-1]['hybrid_p50_ms'] / rows[0]['hybrid_p50_ms']:.2f}; "
             f"s/page {rows[-1]['factor']}x / 1x = {rows[-1]['s_per_page'] / rows[0]['s_per_page']:.2f}")
+    if plot:
+        _plot_scale(rows, Path(plot))
+        out(f"  plot: {plot}")
     return rows
+
+
+def _plot_scale(rows: list[dict], path: Path) -> None:
+    """Three panels against corpus pages: build s/page, peak memory, query latency."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pages = [r["pages"] for r in rows]
+    fig, ax = plt.subplots(1, 3, figsize=(12, 3.4))
+    ax[0].plot(pages, [r["s_per_page"] for r in rows], "o-")
+    ax[0].set(title="build cost per page", xlabel="pages", ylabel="s / page", ylim=(0, None))
+    ax[1].plot(pages, [r["peak_mib"] for r in rows], "o-")
+    ax[1].set(title="peak memory of the build", xlabel="pages", ylabel="MiB", ylim=(0, None))
+    ax[2].plot(pages, [r["hybrid_p50_ms"] for r in rows], "o-", label="p50")
+    ax[2].plot(pages, [r["hybrid_p95_ms"] for r in rows], "s--", label="p95")
+    ax[2].set(title="hybrid query latency", xlabel="pages", ylabel="ms", ylim=(0, None))
+    ax[2].legend()
+    for a in ax:
+        a.set_xticks(pages)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def bench_answer(params: Params, repeats: int = 2, out=print) -> list[dict]:
