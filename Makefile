@@ -59,7 +59,7 @@ lint: setup-test
 test: setup-test
 	$(VENV)/bin/citerag corpus fetch --params $(PARAMS)
 	$(VENV)/bin/ruff check lib tests scripts
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q --durations=20 tests
 	$(PY) -m pytest -q --nbval-lax --nbval-kernel-name $(KERNEL) -p no:cacheprovider notebooks/
 
 clean-outputs:
