@@ -137,3 +137,40 @@ def test_sweep_reuses_stages_records_failures_resumes_and_reports(built, tmp_pat
     per_corpus = [c for c in tail_a[len(fixed):]]
     assert per_corpus[:2] == ["nist-pqc: recall@8", "nist-pqc: mrr@8"] and "tech-manuals: must_contain" in per_corpus
     assert runs_a.loc[runs_a["status"] == "ok", "tech-manuals: recall@8"].between(0.5, 1).all()
+
+
+def test_warm_kernels_are_fresh_processes_with_the_imports_done():
+    """A kernel handed out has already imported what the notebooks import (and the lazy heavy
+    modules), is a process of its own, and is gone once released."""
+    import asyncio
+
+    from citerag.experiments.kernels import LAZY_MODULES, WarmKernels, notebook_imports
+
+    nbs = [ROOT / "notebooks" / "06_eval.ipynb"]
+    imports = notebook_imports(nbs)
+    assert "from citerag.experiments import nb" in imports
+    wanted = ["citerag.experiments.nb", "citerag.experiments.eval_run", *LAZY_MODULES]
+    probe = f"import os, sys; print(os.getpid(), sorted(m for m in {wanted!r} if m in sys.modules))"
+
+    async def run(km) -> str:
+        kc = km.client()
+        kc.start_channels()
+        out: list[str] = []
+        await kc.wait_for_ready(timeout=60)
+        await kc.execute_interactive(probe, timeout=60, output_hook=lambda m: out.append(
+            m["content"].get("text", "")) if m["msg_type"] == "stream" else None)
+        kc.stop_channels()
+        return "".join(out)
+
+    with WarmKernels("citerag", nbs[0].parent, imports, total=2) as kernels:
+        pids = []
+        for _ in range(2):
+            km = kernels.take()
+            assert km is not None
+            pid, loaded = asyncio.run(run(km)).split(" ", 1)
+            assert eval(loaded) == sorted(wanted)  # everything imported ahead, in a fresh process
+            pids.append(pid)
+            kernels.release(km)
+            assert not asyncio.run(km.is_alive())
+        assert kernels.take() is None  # only the announced number of kernels is started
+    assert pids[0] != pids[1]

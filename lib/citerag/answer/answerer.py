@@ -20,7 +20,7 @@ from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
-from citerag.text.tokenize import STOPWORDS, tokenize
+from citerag.text.tokenize import STOPWORDS, token_set
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}")
 
@@ -71,7 +71,7 @@ _ENDINGS = ("", "s", "es", "ed", "d", "ing")
 
 def _in_corpus(word: str, vocab: set[str]) -> bool:
     """The corpus writes the word in some inflection: "disallowing" is known from "disallowed"."""
-    if set(tokenize(word)) & vocab:
+    if token_set(word) & vocab:
         return True
     return any(b + e in vocab for b in _bases(word.lower()) - {word.lower()} for e in _ENDINGS)
 

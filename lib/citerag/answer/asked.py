@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from citerag.text.patterns import NUMBERED_VARIANT
-from citerag.text.tokenize import STOPWORDS, stem, tokenize
+from citerag.text.tokenize import STOPWORDS, stem, token_set
 
 TYPES: dict[str, re.Pattern[str]] = {
     "expansion": re.compile(r"\b(stands? for|acronym|abbreviat\w*|short for)\b", re.I),
@@ -204,7 +204,7 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         return bool(CUES[head.type].search(answer_text))
     # code writes compounds in camelCase: "fontName" states the font's name
     words = _CAMEL.sub(" ", evidence_text)
-    return bool(set(tokenize(head.word)) & set(tokenize(words)))
+    return bool(token_set(head.word) & token_set(words))
 
 
 def split_parts(question: str) -> list[str]:

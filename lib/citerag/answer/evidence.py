@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from citerag.answer.citations import key
 from citerag.core.params import AnswerParams
 from citerag.core.types import Located, Location
-from citerag.text.tokenize import tokenize
+from citerag.text.tokenize import token_set
 
 # Digit groups ("7 856") count as one number; anything else is a plain run of digits.
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?: \d{3})+(?!\w)|\d+")
@@ -76,8 +76,8 @@ def support_score(claim: str, cited_texts: list[str]) -> float:
     cited = " ".join(cited_texts)
     if not numbers(claim) <= numbers(cited):
         return 0.0
-    claim_tokens = set(tokenize(claim))
+    claim_tokens = token_set(claim)
     if not claim_tokens:
         return 1.0
-    cited_tokens = set(tokenize(cited))
+    cited_tokens = token_set(cited)
     return len(claim_tokens & cited_tokens) / len(claim_tokens)

@@ -27,7 +27,7 @@ from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
 from citerag.text.patterns import identifiers
 from citerag.text.terms import Scorer
-from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, tokenize
+from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
 
 if TYPE_CHECKING:
     from citerag.build.knowledge import CorpusKnowledge
@@ -168,7 +168,7 @@ class Decider:
             asked = {i.lower() for i in identifiers(q)}
             words = {t for t in tokenize(q) if t not in STOPWORDS and t != m.group(1).lower()}
             named = [i for sent in split_sentences(strip_citations(turn.get("answer", "")))
-                     if words & set(tokenize(sent))
+                     if words & token_set(sent)
                      for i in specific_identifiers(sent, self.know) if i.lower() not in asked]
             if named:
                 return Focus(named[0], named[0], doc_scope)
@@ -402,7 +402,7 @@ class Decider:
             plain = _COMPARATIVE.sub(" ", _PRONOUN.sub(" ", strip_connector(followup)))
             own = [t for t in dict.fromkeys(tokenize(plain))
                    if t not in STOPWORDS and t not in _VAGUE and not _QUESTION.match(t) and not t.isdigit()]
-            have = set(tokenize(cited + " " + answer_text.lower()))
+            have = token_set(cited + " " + answer_text.lower())
             weights = {t: self.idf.get(t, max(self.idf.values(), default=1.0)) for t in own}
             covered = sum(w for t, w in weights.items() if t in have) / (sum(weights.values()) or 1.0)
             if own and covered < min_coverage:

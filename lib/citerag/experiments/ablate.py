@@ -145,7 +145,12 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(msg.split())[:2000]
 
 
-def run_variant(ab: Ablation, v: Variant, folder: Path, extra: dict[str, Any]) -> tuple[bool, float, str | None]:
+def _spec_notebooks(ab: Ablation) -> list[Path]:
+    return [repo_root() / "notebooks" / f"{n}.ipynb" for n in ab.spec.notebooks]
+
+
+def run_variant(ab: Ablation, v: Variant, folder: Path, extra: dict[str, Any],
+                kernels=None) -> tuple[bool, float, str | None]:
     """Execute the spec's notebooks for one variant; returns (ok, seconds, error)."""
     from citerag.experiments.notebooks import run_notebooks
 
@@ -155,8 +160,8 @@ def run_variant(ab: Ablation, v: Variant, folder: Path, extra: dict[str, Any]) -
     write_json_atomic(folder / STATUS, {"status": "running", "variant": v.name, "overrides": v.overrides})
     t0 = time.perf_counter()
     try:
-        nbs = [repo_root() / "notebooks" / f"{n}.ipynb" for n in ab.spec.notebooks]
-        run_notebooks(params, resolve(ab.spec.base), folder, overrides, notebooks=nbs, log=lambda _m: None)
+        run_notebooks(params, resolve(ab.spec.base), folder, overrides, notebooks=_spec_notebooks(ab),
+                      log=lambda _m: None, kernels=kernels)
     except Exception as exc:  # recorded; the other variants still run
         secs = time.perf_counter() - t0
         err = _one_line(exc)
@@ -178,6 +183,8 @@ def run_ablation(path: str | Path, jobs: int = 1, force: bool = False, extra: di
     artifact cache at a scratch folder this way)."""
     from tqdm.auto import tqdm
 
+    from citerag.experiments.notebooks import warm_kernels
+
     ab = load_ablation(path, base)
     extra = extra or {}
     out = out_root or resolve(ab.base.with_overrides(extra).paths.ablations) / ab.name
@@ -198,19 +205,26 @@ def run_ablation(path: str | Path, jobs: int = 1, force: bool = False, extra: di
     bar = tqdm(total=len(ab.variants), desc=f"ablate {ab.name}", unit="variant", disable=not progress)
     bar.update(len(result.skipped))
 
+    # Each variant's kernels boot and import while the variant before runs (fresh processes all).
+    kernels = warm_kernels(_spec_notebooks(ab), total=len(todo) * len(ab.spec.notebooks)) if todo else None
+
     def one(v: Variant):
-        ok, secs, err = run_variant(ab, v, out / v.name, extra)
+        ok, secs, err = run_variant(ab, v, out / v.name, extra, kernels)
         return v, ok, secs, err
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for v, ok, secs, err in pool.map(one, todo):
-            result.seconds[v.name] = round(secs, 2)
-            if ok:
-                result.ran.append(v.name)
-            else:
-                result.failed[v.name] = err or "failed"
-                log(f"ablate: variant {v.name} failed: {err}")
-            bar.update(1)
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            for v, ok, secs, err in pool.map(one, todo):
+                result.seconds[v.name] = round(secs, 2)
+                if ok:
+                    result.ran.append(v.name)
+                else:
+                    result.failed[v.name] = err or "failed"
+                    log(f"ablate: variant {v.name} failed: {err}")
+                bar.update(1)
+    finally:
+        if kernels is not None:
+            kernels.close()
     bar.close()
     if report:
         result.report = render_report(out)

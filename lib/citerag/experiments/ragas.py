@@ -37,13 +37,24 @@ class RagasResult:
     skipped: list[str] = field(default_factory=list)   # visible notes: what was not computed and why
 
 
-def gold_contexts(store, item: EvalItem) -> list[str]:
-    """The texts of the chunks that lie on the item's gold pages."""
+def gold_contexts(store, item: EvalItem, by_doc: dict[str, list] | None = None) -> list[str]:
+    """The texts of the chunks that lie on the item's gold pages (`by_doc`: the store's chunks
+    grouped by document, when many items are looked up)."""
+    if by_doc is None:
+        by_doc = chunks_by_doc(store)
     out = []
-    for c in store.chunks:
+    docs = {g.doc_id for g in item.gold}
+    for c in (c for d, cs in by_doc.items() if d in docs for c in cs):
         if any(c.doc_id == g.doc_id and c.start_page <= g.end_page and c.end_page >= g.start_page
                for g in item.gold):
             out.append(c.text)
+    return out
+
+
+def chunks_by_doc(store) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for c in store.chunks:
+        out.setdefault(c.doc_id, []).append(c)
     return out
 
 
@@ -52,6 +63,7 @@ def samples(rows: Sequence[dict], items: Sequence[EvalItem], store):
     from ragas import SingleTurnSample
 
     out = {}
+    by_doc = chunks_by_doc(store)
     for row, it in zip(rows, items, strict=True):
         if not it.answerable:
             continue
@@ -59,7 +71,7 @@ def samples(rows: Sequence[dict], items: Sequence[EvalItem], store):
         out[it.qid] = SingleTurnSample(
             user_input=it.question, response="" if row["refused"] else strip_citations(row["answer"]),
             reference=it.gold_answer or " ".join(it.must_contain), retrieved_contexts=contexts or [""],
-            reference_contexts=gold_contexts(store, it) or [""])
+            reference_contexts=gold_contexts(store, it, by_doc) or [""])
     return out
 
 

@@ -93,12 +93,24 @@ class Retriever:
             return None
         return np.array([filters.allows(c.doc_id, c.start_page, c.end_page) for c in self.store.chunks])
 
-    def dense_ranking(self, qvec: np.ndarray, filters: Filters | None, depth: int) -> list[str]:
-        where = filters.chroma_where() if filters else None
-        n = min(depth, self.store.collection.count())
-        res = self.store.collection.query(query_embeddings=[qvec.tolist()], n_results=n, where=where,
-                                          include=["distances"])
-        pairs = list(zip(res["ids"][0], res["distances"][0]))
+    def dense_ranking(self, qvec: np.ndarray, filters: Filters | None, depth: int,
+                      allowed: np.ndarray | None = None) -> list[str]:
+        """The `depth` chunks nearest the query by cosine distance, exactly (default) or by the
+        collection's HNSW search (`retrieve.dense_search: chroma`)."""
+        n = min(depth, len(self.store.chunks))  # the collection holds exactly the store's chunks
+        if self.p.dense_search == "exact":
+            dist = 1.0 - self.store.vectors @ qvec
+            if filters is not None:
+                keep = self._allowed(filters) if allowed is None else allowed
+                dist = np.where(keep, dist, np.inf)
+            cand = np.argpartition(dist, n - 1)[:n] if 0 < n < len(dist) else np.arange(len(dist))
+            chunks = self.store.chunks  # aligned with `vectors`
+            pairs = [(chunks[i].chunk_id, float(dist[i])) for i in cand if np.isfinite(dist[i])]
+        else:
+            where = filters.chroma_where() if filters else None
+            res = self.store.collection.query(query_embeddings=[qvec.tolist()], n_results=n, where=where,
+                                              include=["distances"])
+            pairs = list(zip(res["ids"][0], res["distances"][0]))
         pairs.sort(key=lambda p: (round(p[1], 6), self._tiebreak[p[0]]))
         return [cid for cid, _ in pairs]
 
@@ -125,7 +137,7 @@ class Retriever:
         qvec = None
         if p.method in ("hybrid", "dense"):
             qvec = self.store.embedder.embed_query(query)
-            rankings["dense"] = self.dense_ranking(qvec, filters, p.depth)
+            rankings["dense"] = self.dense_ranking(qvec, filters, p.depth, allowed)
         if p.method in ("hybrid", "bm25"):
             rankings["bm25"] = self.bm25_ranking(query, allowed, p.depth)
         fuse_in = [(rankings.get("dense", []), p.weight_dense), (rankings.get("bm25", []), p.weight_bm25)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citerag.text.tokenize import QUESTION_FRAME, stem, tokenize
+from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
 
@@ -48,8 +48,8 @@ class Scorer:
         self.total = sum(self.weights.values()) or 1.0
 
     @staticmethod
-    def tokens(text: str) -> set[str]:
-        return set(tokenize(text))
+    def tokens(text: str) -> frozenset[str]:
+        return token_set(text)
 
     def __call__(self, text: str) -> float:
         toks = self.tokens(text)

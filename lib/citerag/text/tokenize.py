@@ -50,7 +50,23 @@ def stem(word: str) -> str:
 
 
 def tokenize(text: str, use_stem: bool = True) -> list[str]:
-    """Tokens for BM25: technical compounds whole and in parts, reference phrases, words."""
+    """Tokens for BM25: technical compounds whole and in parts, reference phrases, words.
+
+    Memoized: an evaluation scores the same chunk and sentence texts for many questions."""
+    return list(_tokenize(text, use_stem))
+
+
+@lru_cache(maxsize=16384)
+def token_set(text: str) -> frozenset[str]:
+    """The distinct (stemmed) tokens of a text, memoized like `tokenize`."""
+    return frozenset(_tokenize(text, True))
+
+
+_SEP = re.compile(r"[-_./']")
+
+
+@lru_cache(maxsize=16384)
+def _tokenize(text: str, use_stem: bool) -> tuple[str, ...]:
     toks: list[str] = []
     for m in _REF.finditer(text):
         kind = m.group(1).lower()
@@ -60,7 +76,10 @@ def tokenize(text: str, use_stem: bool = True) -> list[str]:
         word = m.group(0).lower().strip("._'/-")
         if not word or word in STOPWORDS:
             continue
-        parts = [p for p in re.split(r"[-_./']", word) if p]
+        if word.isalpha() or word.isdigit():  # the common case: one plain word
+            toks.append(stem(word) if use_stem else word)
+            continue
+        parts = [p for p in _SEP.split(word) if p]
         if len(parts) > 1:
             toks.append(word)
             toks.extend("-".join(parts[:i]) for i in range(2, len(parts)))
@@ -72,4 +91,4 @@ def tokenize(text: str, use_stem: bool = True) -> list[str]:
             else:
                 continue
         toks.extend((stem(p) if use_stem else p) for p in parts if p not in STOPWORDS)
-    return toks
+    return tuple(toks)
