@@ -80,6 +80,12 @@ class WarmKernels:
 
     def __init__(self, kernel_name: str, cwd: Path, imports: list[str], total: int, ahead: int = 1,
                  start_timeout: float = 120.0) -> None:
+        # Import the Jupyter stack here, in the calling thread: a worker importing jupyter_client
+        # while this thread imports papermill fails on a partially initialised module.
+        import papermill  # noqa: F401
+        from jupyter_client import AsyncKernelManager
+
+        self._km_class = AsyncKernelManager
         self.kernel_name, self.cwd, self.timeout = kernel_name, str(cwd), start_timeout
         self.code = preload_code(imports)
         self._pool = ThreadPoolExecutor(max_workers=max(1, ahead), thread_name_prefix="warm-kernel")
@@ -94,9 +100,7 @@ class WarmKernels:
         self._queue.append(self._pool.submit(self._start))
 
     async def _start_async(self):
-        from jupyter_client import AsyncKernelManager
-
-        km = AsyncKernelManager(kernel_name=self.kernel_name)
+        km = self._km_class(kernel_name=self.kernel_name)
         # the kernel's own stderr would repeat ipykernel's start-up banner in every log
         await km.start_kernel(cwd=self.cwd, stderr=subprocess.DEVNULL)
         kc = km.client()
