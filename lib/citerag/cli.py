@@ -22,12 +22,36 @@ class UsageError(ValueError):
     """Bad command-line input (file, line, flag)."""
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
+    return value
+
+
+def user_path(text: str) -> Path:
+    """A path typed by the user: relative to the directory the command runs in."""
+    return Path(text).expanduser().resolve()
+
+
+def run_stamp() -> str:
+    """A folder name unique to this process: two runs started in the same second (or in
+    parallel) never share a trace folder."""
+    import time
+    import uuid
+
+    return f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+
 def _params(args: argparse.Namespace):
     import os
 
     from citerag.core.paths import resolve
 
-    path = resolve(args.params)
+    path = resolve(DEFAULT_PARAMS) if args.params is None else user_path(args.params)
     params = load_params(path, getattr(args, "set", None) or None)
     # A relative mirror folder means relative to where the user ran the command; kernels
     # started later run in notebooks/, so pin it down now.
@@ -99,9 +123,9 @@ def cmd_retrieve(args: argparse.Namespace) -> int:
     from citerag.retrieval.retriever import Retriever
     from citerag.retrieval.store import load_store
 
-    records = read_jsonl_records(args.questions, {"qid": object, "question": str})
+    records = read_jsonl_records(args.questions, {"qid": object, "question": str}, unique="qid")
     _, params = _params(args)
-    store = load_store(params, args.params)
+    store = load_store(params, args.params or DEFAULT_PARAMS)
     retriever = Retriever(store, params.retrieve)
 
     def rows():
@@ -116,8 +140,6 @@ def cmd_retrieve(args: argparse.Namespace) -> int:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     """`ask "question"` prints a readable answer; `ask --questions Q --out O` is the batch contract."""
-    import time as _time
-
     from citerag.agent.workflow import Agent
     from citerag.core.batch import read_jsonl_records, write_jsonl_atomic
     from citerag.core.paths import resolve
@@ -127,10 +149,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
         raise UsageError("ask: give either a question or --questions FILE (with --out FILE)")
     if args.questions and not args.out:
         raise UsageError("ask: --questions needs --out")
-    records = read_jsonl_records(args.questions, {"qid": object, "question": str}) if args.questions else None
+    records = (read_jsonl_records(args.questions, {"qid": object, "question": str}, unique="qid")
+               if args.questions else None)
     _, params = _params(args)
-    agent = Agent(load_store(params, args.params), params)
-    trace_dir = resolve(params.agent.trace_dir) / _time.strftime("%Y%m%d-%H%M%S")
+    agent = Agent(load_store(params, args.params or DEFAULT_PARAMS), params)
+    trace_dir = resolve(params.agent.trace_dir) / run_stamp()
     if records is None:
         result = agent.run(args.question)
         path = result.write_trace(trace_dir / "question.json")
@@ -164,8 +187,6 @@ def _readable(result, trace_path) -> str:
 
 def cmd_chat(args: argparse.Namespace) -> int:
     """Interactive chat, or `--conversations C --out O`: one output line per turn (see README)."""
-    import time as _time
-    import uuid
 
     from citerag.conversation.engine import ChatEngine
     from citerag.core.batch import conversation_problem, read_jsonl_records, write_jsonl_atomic
@@ -174,25 +195,25 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
     if bool(args.conversations) != bool(args.out):
         raise UsageError("chat: --conversations and --out go together")
-    records = (read_jsonl_records(args.conversations, {"cid": object, "turns": list}, conversation_problem)
+    records = (read_jsonl_records(args.conversations, {"cid": object, "turns": list}, conversation_problem,
+                                  unique="cid")
                if args.conversations else None)
     if args.mode:
         args.set = [*(args.set or []), f"agent.conversational={str(args.mode == 'conversational').lower()}"]
     _, params = _params(args)
-    engine = ChatEngine(load_store(params, args.params), params)
-    stamp = _time.strftime("%Y%m%d-%H%M%S")
-    trace_dir = resolve(params.agent.trace_dir) / f"chat-{stamp}"
+    engine = ChatEngine(load_store(params, args.params or DEFAULT_PARAMS), params)
+    run = run_stamp()  # every batch conversation starts on a fresh thread, traces in a fresh folder
+    trace_dir = resolve(params.agent.trace_dir) / f"chat-{run}"
     if records is None:
-        return _interactive(engine, args.thread or f"t-{stamp}-{uuid.uuid4().hex[:6]}", trace_dir)
-    run = f"{stamp}-{uuid.uuid4().hex[:6]}"  # every batch conversation starts on a fresh thread
+        return _interactive(engine, args.thread or f"t-{run}", trace_dir)
 
     def rows():
-        for rec in records:
+        for i, rec in enumerate(records, start=1):
             thread = f"{rec['cid']}:{run}"
             for n, t in enumerate(rec["turns"], start=1):
                 r = engine.turn(thread, t["user"])
                 name = re.sub(r"[^\w.-]", "_", str(rec["cid"]))[:80]
-                r.write_trace(trace_dir / f"{name}-{n:03d}.json")
+                r.write_trace(trace_dir / f"{i:05d}-{name}-{n:03d}.json")
                 yield r.contract(rec["cid"], n)
 
     n = write_jsonl_atomic(args.out, rows())
@@ -254,7 +275,7 @@ def cmd_ablate(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise UsageError("ablate: --jobs must be at least 1")
-    base = args.params
+    base = str(user_path(args.params)) if args.params else None
     fetch_corpus(load_params(resolve(base or load_ablation(args.spec).spec.base)), log=lambda _m: None)
     out = Path(args.out).resolve() if args.out else None
     res = run_ablation(args.spec, jobs=args.jobs, force=args.force, report=not args.no_report, out_root=out,
@@ -317,7 +338,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     def with_params(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--params", default=DEFAULT_PARAMS, help="params YAML (default: %(default)s)")
+        p.add_argument("--params", default=None,
+                       help=f"params YAML, relative to the current directory (default: {DEFAULT_PARAMS} in the repo)")
         p.add_argument("--set", action="append", metavar="KEY=VALUE",
                        help="override a param by dotted path, e.g. chunk.target_chars=800")
         return p
@@ -345,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_params(sub.add_parser("retrieve", help="batch retrieval: questions JSONL → hits JSONL"))
     p.add_argument("--questions", required=True, help="JSON lines with at least qid and question")
     p.add_argument("--out", required=True, help="output JSON lines: {qid, hits: [...]}")
-    p.add_argument("--k", type=int, default=None, help="hits per question (default: retrieve.k)")
+    p.add_argument("--k", type=_positive_int, default=None, help="hits per question (default: retrieve.k)")
     p.set_defaults(func=cmd_retrieve)
 
     p = with_params(sub.add_parser("ask", help="cited answers: one question, or a JSONL batch"))

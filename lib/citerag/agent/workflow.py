@@ -28,6 +28,7 @@ from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
 from citerag.answer.asked import split_parts
 from citerag.answer.evidence import Evidence, select_evidence
+from citerag.core.artifacts import write_text_atomic
 from citerag.core.asyncrun import run_sync
 from citerag.core.params import Params
 from citerag.core.types import Location
@@ -291,8 +292,7 @@ class AgentResult:
                 "citations": self.answer.citations, "route": self.route, "trace": trace_path}
 
     def write_trace(self, path: Path) -> Path:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"question": self.question, "route": self.route,
+        write_text_atomic(path, json.dumps({"question": self.question, "route": self.route,
                                     "stop_reason": self.stop_reason, "refusal_reason": self.refusal_reason,
                                     "answer": self.answer.answer, "citations": self.answer.citations,
                                     "trajectory": self.trajectory, "events": self.trace,

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 
 from citerag.answer.abstain import AbstainModel, features
 from citerag.answer.asked import asked_heads, focus_terms, head_stated, split_parts
-from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys
+from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys, strip_citations
 from citerag.answer.evidence import Evidence, support_score
 from citerag.answer.extractive import Draft, compose
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
-from citerag.text.tokenize import STOPWORDS, token_set
+from citerag.text.tokenize import STOPWORDS, token_set, tokenize
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}")
 
@@ -177,6 +177,8 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
     calibrated model decide whether the verified draft answers the question."""
     backend = params.backend
     notes: list[str] = []
+    if not tokenize(strip_citations(qa.text)):
+        return refusal(qa.text, "insufficient_evidence", backend, ["the question names nothing to look up"])
     if params.refuse_unknown_terms:
         unknown = unknown_terms(qa.text, vocab, common_words)
         if unknown:

@@ -49,6 +49,16 @@ def strip_citations(text: str) -> str:
     return re.sub(r"\s+([.,;:!?])", r"\1", _GROUP.sub("", text)).strip()
 
 
+def neutralize_markers(text: str) -> str:
+    """Document text with citation-like markers removed. Evidence is data: a `[c2]` printed in
+    a PDF must never become one of our citations, nor point at another document's chunk. The
+    chunk keeps its original text for display; only what answers are composed and checked from
+    is neutralized."""
+    if _GROUP.search(text) is None:
+        return text
+    return re.sub(r"[ \t]+([.,;:!?])", r"\1", _GROUP.sub("", text))
+
+
 def split_sentences(answer: str) -> list[str]:
     """Sentences with their citations (`text.sentences.split_cited`); a citation group alone
     (e.g. after a line break) belongs to the sentence before it."""

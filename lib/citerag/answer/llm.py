@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 
 from citerag.answer.citations import REFUSAL
-from citerag.answer.evidence import Evidence
+from citerag.answer.evidence import EVIDENCE_RULE, Evidence, fence
 from citerag.core.params import OpenAIParams
+from citerag.core.redact import redact
 from citerag.retrieval.query import QueryAnalysis
 
 
@@ -22,7 +23,8 @@ def system_prompt(domain: str) -> str:
     """The drafting instructions; `domain` comes from the corpus profile."""
     return (
         f"You answer questions about {domain} using ONLY the numbered "
-        "evidence. Write 1-4 short sentences. End EVERY sentence with the citation key(s) of the evidence "
+        f"evidence. {EVIDENCE_RULE} Write 1-4 short sentences. "
+        "End EVERY sentence with the citation key(s) of the evidence "
         "that states it, like [c1] or [c1][c2]. Copy numbers exactly. If the evidence does not contain the "
         f"answer, reply exactly: {REFUSAL}"
     )
@@ -33,6 +35,11 @@ def make_client(params: OpenAIParams):
 
     return OpenAI(base_url=params.base_url, api_key=os.environ.get(params.api_key_env) or "not-needed",
                   timeout=params.timeout_s, max_retries=params.max_retries)
+
+
+def _safe_error(exc: Exception, client) -> str:
+    """An endpoint error's text, one line, without the key or any echoed credential."""
+    return redact(" ".join(str(exc).split()), getattr(client, "api_key", None))
 
 
 class StructuredLLM:
@@ -69,7 +76,7 @@ class StructuredLLM:
                 if self.format == "json_schema" and "json_object" in str(exc):
                     self.format = "json_object"  # llama.cpp server: schema inside json_object
                     continue
-                return None, f"endpoint error ({type(exc).__name__}: {str(exc)[:100]})"
+                return None, f"endpoint error ({type(exc).__name__}: {_safe_error(exc, self.client)[:100]})"
             text = resp.choices[0].message.content or ""
             try:
                 return schema_model.model_validate_json(text), f"{self.params.model} ({self.format})"
@@ -88,9 +95,10 @@ class OpenAIDrafter:
         self.client = make_client(params)
 
     def prompt(self, qa: QueryAnalysis, evidence: list[Evidence]) -> str:
-        blocks = [f"[{e.key}] ({e.doc_id}, page {e.start_page}) {e.text[: self.per_chunk_chars]}"
+        blocks = [fence(e.key, f"({e.doc_id}, page {e.start_page})", e.text[: self.per_chunk_chars])
                   for e in evidence[: self.max_chunks]]
-        return "Evidence:\n" + "\n\n".join(blocks) + f"\n\nQuestion: {qa.text}\nAnswer:"
+        return ("Evidence:\n" + "\n\n".join(blocks) + f"\n\nQuestion: {qa.text}\n"
+                "Answer (cite keys like [c1]):")
 
     def draft(self, qa: QueryAnalysis, evidence: list[Evidence]) -> tuple[str, list[str]]:
         """(draft text, notes); an empty draft means "use the fallback"."""
@@ -105,7 +113,8 @@ class OpenAIDrafter:
         except (APIConnectionError, APITimeoutError) as exc:
             return "", [f"openai endpoint unreachable ({type(exc).__name__}); fell back to extractive"]
         except APIError as exc:
-            return "", [f"openai endpoint error ({exc.__class__.__name__}: {str(exc)[:120]}); fell back to extractive"]
+            return "", [f"openai endpoint error ({exc.__class__.__name__}: {_safe_error(exc, self.client)[:120]});"
+                        " fell back to extractive"]
         text = (resp.choices[0].message.content or "").strip()
         if not text or REFUSAL in text.lower():
             return "", ["model refused or returned nothing; deterministic fallback"]

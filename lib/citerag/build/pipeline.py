@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from citerag.build.chunk import Chunk, chunk_pages
 from citerag.build.clean import CleanPage, clean_pages
 from citerag.build.corpus import CorpusError, corpus_documents, load_manifest, sha256_file
@@ -92,7 +94,13 @@ def _begin(params: Params, stage: str, inputs: dict[str, Any], t0: float
     digest = _digest(params, stage, inputs)
     folder = art.stage_dir(_root(params), stage, digest)
     manifest = art.read_manifest(folder)
+    if manifest is None:
+        # Only the holder of the stage's lock builds (or clears a half-built folder); a process
+        # that waited on it finds the winner's artifact and reuses it.
+        art.lock_stage(folder)
+        manifest = art.read_manifest(folder)
     if manifest is not None:
+        art.unlock_stage(folder)
         return digest, folder, StageResult(stage, digest, folder, True, time.perf_counter() - t0, manifest)
     art.prepare(folder)
     return digest, folder, None
@@ -142,6 +150,10 @@ def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> St
                                    "versions": _extractor_versions()})) if params.build.page_cache else None
     log(f"ingest: {len(files)} PDF(s) with the {params.ingest.extractor} extractor")
     result = ingest_files(files, params.ingest, expected, cache=cache, shas=shas)
+    if not any(r.status == "ok" for r in result.reports):
+        # An empty index would build with exit 0 and fail at the first query instead.
+        why = "; ".join(f"{r.file}: {r.reason} ({r.detail})" for r in result.reports) or "no PDF given"
+        raise CorpusError(f"no usable document in the corpus ({len(result.reports)} file(s)): {why}")
     art.write_jsonl(folder / "pages.jsonl", [vars(p) for p in result.pages])
     art.write_json_atomic(folder / "ingest_report.json", result.report_rows())
     seconds = time.perf_counter() - t0
@@ -237,6 +249,9 @@ def run_index(params: Params, chunk: StageResult, log=print, progress: bool = Tr
     vectors = embedder.embed(texts, progress=progress)
     t_chroma = time.perf_counter()
     chroma.write_collection(folder / "chroma", params.index.collection, chunks, vectors, params.embed)
+    # The same vectors as a plain array, aligned with chunks.jsonl: serving reads these and never
+    # has to open the Chroma folder (which Chroma writes to even when only queried).
+    np.save(folder / "vectors.npy", np.asarray(vectors, dtype=np.float32))
     t_bm25 = time.perf_counter()
     tokens = [tokenize(t, params.index.bm25_stem) for t in texts]
     art.write_jsonl(folder / "bm25_tokens.jsonl",

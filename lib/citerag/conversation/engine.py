@@ -21,6 +21,7 @@ from citerag.agent.workflow import Agent
 from citerag.conversation.decisions import Decider
 from citerag.conversation.memory import Pending, ThreadMemory
 from citerag.conversation.workflow import ClarificationRequest, ConversationWorkflow
+from citerag.core.artifacts import write_text_atomic
 from citerag.core.asyncrun import run_sync
 from citerag.core.params import Params
 from citerag.core.paths import resolve
@@ -51,10 +52,9 @@ class TurnResult:
                 "citations": self.citations, "trajectory": self.trajectory}
 
     def write_trace(self, path: Path) -> Path:
-        path.parent.mkdir(parents=True, exist_ok=True)
         data = {k: v for k, v in vars(self).items()}
         data["seconds"] = round(self.seconds, 4)
-        path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+        write_text_atomic(path, json.dumps(data, indent=2, ensure_ascii=False, default=str))
         return path
 
 

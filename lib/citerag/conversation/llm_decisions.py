@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from citerag.answer.citations import strip_citations
-from citerag.answer.evidence import Evidence
+from citerag.answer.evidence import EVIDENCE_RULE, Evidence, fence
 from citerag.answer.llm import StructuredLLM
 from citerag.conversation.decisions import Decider, Grades, Rewrite, RouteDecision, Validation
 from citerag.core.params import OpenAIParams
@@ -34,7 +34,8 @@ REWRITE_SYSTEM = """Rewrite the user's follow-up as ONE self-contained question,
 Reply with JSON {"query": ...}."""
 
 GRADE_SYSTEM = """Rate how relevant each numbered passage is to the question, from 0 (unrelated) to 1
-(answers it). Reply with JSON {"scores": [...]} with exactly one number per passage, in order."""
+(answers it). Reply with JSON {"scores": [...]} with exactly one number per passage, in order.
+""" + EVIDENCE_RULE
 
 VALIDATE_SYSTEM = """Does the answer address the question that was asked (not a different entity or
 attribute)? Reply with JSON {"answers_question": true|false, "reason": ...}."""
@@ -100,7 +101,7 @@ class LLMDecider(Decider):
     def grade(self, qa: QueryAnalysis, chunk_ids: list[str]) -> Grades:
         if not chunk_ids:
             return Grades([])
-        passages = "\n\n".join(f"[{i}] {self.store.by_id[c].text[:500]}" for i, c in enumerate(chunk_ids, 1))
+        passages = "\n\n".join(fence(str(i), "", self.store.by_id[c].text[:500]) for i, c in enumerate(chunk_ids, 1))
         out, note = self.llm.ask(GRADE_SYSTEM, f"Question: {qa.text}\n\nPassages:\n{passages}", GradeOut,
                                  max_tokens=20 + 8 * len(chunk_ids))
         if out is not None and len(out.scores) != len(chunk_ids):

@@ -106,3 +106,30 @@ def prepare(folder: Path) -> Path:
 
 def finish(folder: Path, manifest: dict) -> None:
     write_json_atomic(folder / MANIFEST, manifest)
+    unlock_stage(folder)
+
+
+_LOCKS: dict[Path, int] = {}  # stage folder -> open lock file held by this process
+
+
+def lock_stage(folder: Path) -> None:
+    """Wait for, then hold, the build lock of a stage folder (`<folder>.lock`, an advisory
+    `flock`: released by `finish`, or by the OS if the process dies). Re-entrant per process."""
+    import fcntl
+
+    folder = Path(folder)
+    if folder in _LOCKS:
+        return
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder.with_name(folder.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o666 & ~_UMASK)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    _LOCKS[folder] = fd
+
+
+def unlock_stage(folder: Path) -> None:
+    import fcntl
+
+    fd = _LOCKS.pop(Path(folder), None)
+    if fd is not None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)

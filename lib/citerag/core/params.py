@@ -363,6 +363,24 @@ def _validate(data: Any, source: str) -> Params:
         raise ParamsError("\n".join(lines)) from None
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, except that a key given twice in one mapping is an error (the plain
+    loader silently keeps the last value, so a typo'd second `k:` would go unnoticed)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            line = key_node.start_mark.line + 1
+            if not isinstance(key, str | int | float | bool | None):
+                continue  # an unhashable key is the base loader's to reject
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r} (first on line {seen[key]})", key_node.start_mark)
+            seen[key] = line
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_params(
     path: str | Path | None = None, overrides: dict[str, Any] | list[str] | None = None
 ) -> Params:
@@ -375,7 +393,12 @@ def load_params(
         if not p.is_file():
             raise ParamsError(f"{source}: params file not found")
         try:
-            data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+            text = p.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = p.read_bytes()[: exc.start].count(b"\n") + 1
+            raise ParamsError(f"{source}:{line}: not UTF-8 text") from None
+        try:
+            data = yaml.load(text, Loader=_UniqueKeyLoader) or {}
         except yaml.YAMLError as exc:
             raise ParamsError(f"{source}: not valid YAML: {exc}") from None
     params = _validate(data, source)

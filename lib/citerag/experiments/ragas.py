@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from citerag.answer.citations import strip_citations
 from citerag.core.asyncrun import run_sync
 from citerag.core.params import Params
+from citerag.core.redact import redact
 from citerag.experiments.evalset import EvalItem
 
 os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
@@ -97,7 +98,7 @@ def _why(exc: Exception, timeout_s: float | None) -> str:
         return f"timed out after {timeout_s:g} s (eval.judge_timeout_s)"
     if isinstance(exc, RagasOutputParserException):
         return "the judge's reply did not parse"
-    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
+    return f"{type(exc).__name__}: {redact(' '.join(str(exc).split()))[:160]}"
 
 
 def non_llm_metrics():

@@ -8,8 +8,12 @@ command that builds them, and nothing is written.
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
@@ -18,7 +22,7 @@ from citerag.build.index import chroma
 from citerag.build.index.bm25 import BM25Index
 from citerag.build.index.embed import Embedder
 from citerag.build.knowledge import CorpusKnowledge
-from citerag.build.pipeline import StageResult, index_text, load_chunks, load_knowledge, open_stages
+from citerag.build.pipeline import NotBuiltError, StageResult, index_text, load_chunks, load_knowledge, open_stages
 from citerag.core.artifacts import read_jsonl
 from citerag.core.params import Params
 
@@ -28,11 +32,20 @@ class IndexStore:
     params: Params
     chunks: list[Chunk]
     vectors: np.ndarray  # aligned with `chunks`, unit norm
-    collection: object  # chromadb.Collection
     bm25: BM25Index
     embedder: Embedder
     knowledge: CorpusKnowledge
     stages: dict[str, StageResult] = field(default_factory=dict)
+
+    @cached_property
+    def collection(self):
+        """The Chroma collection (for `retrieve.dense_search: chroma`), opened from a private
+        copy made on first use: Chroma rewrites its files even when only queried, and a built
+        artifact must stay byte-identical to what the build wrote."""
+        tmp = Path(tempfile.mkdtemp(prefix="citerag-chroma-"))
+        atexit.register(shutil.rmtree, tmp, True)
+        shutil.copytree(self.stages["index"].dir / "chroma", tmp / "chroma")
+        return chroma.open_collection(tmp / "chroma", self.params.index.collection)
 
     @property
     def titles(self) -> dict[str, str]:
@@ -66,14 +79,14 @@ def load_store(params: Params, params_hint: str = "PARAMS") -> IndexStore:
     if key in _STORES:
         return _STORES[key]
     chunks = load_chunks(stages["chunk"])
-    coll = chroma.open_collection(index.dir / "chroma", params.index.collection)
-    got = coll.get(include=["embeddings"])
-    pos = {cid: i for i, cid in enumerate(got["ids"])}
-    vectors = np.asarray([got["embeddings"][pos[c.chunk_id]] for c in chunks], dtype=np.float32)
+    vectors = np.load(index.dir / "vectors.npy")
+    if vectors.shape[0] != len(chunks):
+        raise NotBuiltError(f"{index.dir}: vectors.npy holds {vectors.shape[0]} rows for {len(chunks)} chunks;"
+                            f" rebuild with `citerag index --params {params_hint}`")
     tokens = {r["chunk_id"]: r["tokens"] for r in read_jsonl(index.dir / "bm25_tokens.jsonl")}
     bm25 = BM25Index([c.chunk_id for c in chunks], [tokens[c.chunk_id] for c in chunks],
                      params.index.bm25_k1, params.index.bm25_b, params.index.bm25_stem)
     embedder = Embedder(params.embed, cache_dir=params.paths.cache, models_dir=params.paths.models)
-    store = IndexStore(params, chunks, vectors, coll, bm25, embedder, load_knowledge(stages["knowledge"]), stages)
+    store = IndexStore(params, chunks, vectors, bm25, embedder, load_knowledge(stages["knowledge"]), stages)
     _STORES[key] = store
     return store
