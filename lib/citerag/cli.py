@@ -430,7 +430,9 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as exc:
         print(f"citerag: error: {exc.filename or exc}: file not found", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        kept = getattr(exc, "kept", None)
+        print("citerag: interrupted" + (f"; {kept}" if kept else ""), file=sys.stderr)
         return 130
 
 

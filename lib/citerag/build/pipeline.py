@@ -149,7 +149,14 @@ def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> St
                       stable_hash({"ingest": params.ingest.model_dump(), "code": code_fingerprint("ingest"),
                                    "versions": _extractor_versions()})) if params.build.page_cache else None
     log(f"ingest: {len(files)} PDF(s) with the {params.ingest.extractor} extractor")
-    result = ingest_files(files, params.ingest, expected, cache=cache, shas=shas)
+    try:
+        result = ingest_files(files, params.ingest, expected, cache=cache, shas=shas)
+    except KeyboardInterrupt as exc:
+        if cache is None or isinstance(exc, art.BuildInterrupted):
+            raise
+        kept = sum(1 for f in files if shas.get(f.name) and cache.get(shas[f.name]) is not None)
+        raise art.BuildInterrupted(f"pages of {kept} of {len(files)} document(s) kept in the page cache; "
+                                   f"a re-run extracts only the other {len(files) - kept}") from None
     if not any(r.status == "ok" for r in result.reports):
         # An empty index would build with exit 0 and fail at the first query instead.
         why = "; ".join(f"{r.file}: {r.reason} ({r.detail})" for r in result.reports) or "no PDF given"

@@ -109,6 +109,14 @@ def finish(folder: Path, manifest: dict) -> None:
     unlock_stage(folder)
 
 
+class BuildInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a build, carrying what was kept (the CLI prints it as its one line)."""
+
+    def __init__(self, kept: str) -> None:
+        super().__init__(kept)
+        self.kept = kept
+
+
 _LOCKS: dict[Path, int] = {}  # stage folder -> open lock file held by this process
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from citerag.core.artifacts import BuildInterrupted
 from citerag.core.params import EmbedParams, stable_hash
 from citerag.core.paths import resolve
 
@@ -187,13 +188,21 @@ class Embedder:
             from tqdm.auto import tqdm
 
             blocks = tqdm(blocks, desc="embed", unit="block")
-        for start in blocks:
-            part = missing[start:start + CACHE_BLOCK]
-            vecs = self._encode([t for _, t in part], False)
-            new = {h: v for (h, _), v in zip(part, vecs)}
-            if self.cache:
-                self.cache.put_many(self.model_key, new)
-            found.update(new)
+        done = 0
+        try:
+            for start in blocks:
+                part = missing[start:start + CACHE_BLOCK]
+                vecs = self._encode([t for _, t in part], False)
+                new = {h: v for (h, _), v in zip(part, vecs)}
+                if self.cache:
+                    self.cache.put_many(self.model_key, new)
+                found.update(new)
+                done += len(part)
+        except KeyboardInterrupt as exc:
+            if isinstance(exc, BuildInterrupted) or not self.cache:
+                raise
+            raise BuildInterrupted(f"{done} of {len(missing)} new embeddings kept in the cache; a re-run "
+                                   f"embeds only the other {len(missing) - done}") from None
         return np.stack([found[h] for h in hashes])
 
     def embed_query(self, text: str) -> np.ndarray:
