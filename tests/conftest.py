@@ -32,6 +32,16 @@ def write_pdf(path: Path, pages: list[str], **save_kwargs) -> Path:
     return path
 
 
+def pdf_project(root: Path, folder: str, docs: dict[str, list[str]]) -> Path:
+    """A project root of its own (point CITERAG_ROOT at it): a folder of small PDFs and an empty
+    pyproject.toml, so data/, params/ and outputs/ stay out of the repository."""
+    (root / folder).mkdir(parents=True, exist_ok=True)
+    for name, pages in docs.items():
+        write_pdf(root / folder / name, pages)
+    (root / "pyproject.toml").write_text("")
+    return root
+
+
 @pytest.fixture
 def pdf_factory(tmp_path: Path):
     def make(name: str, pages: list[str], **kw) -> Path:

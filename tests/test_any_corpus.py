@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import write_pdf
+from conftest import pdf_project, write_pdf
 
 SERVER = [
     "Quillmark Server Guide\n\n1 Installation\nInstall the package, then start the server with quillmark serve. "
@@ -44,14 +44,9 @@ def _cli(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
     """A project root of its own (CITERAG_ROOT): data/, params/ and outputs/ stay out of the repo."""
-    root = tmp_path_factory.mktemp("anycorpus")
-    pdfs = root / "manuals"
-    pdfs.mkdir()
-    write_pdf(pdfs / "quill-server.pdf", SERVER)
-    write_pdf(pdfs / "quill-client.pdf", CLIENT)
-    write_pdf(pdfs / "formats.pdf", FORMATS)
-    (pdfs / "broken.pdf").write_bytes(b"%PDF-1.7 not really a pdf")
-    (root / "pyproject.toml").write_text("")
+    root = pdf_project(tmp_path_factory.mktemp("anycorpus"), "manuals",
+                       {"quill-server.pdf": SERVER, "quill-client.pdf": CLIENT, "formats.pdf": FORMATS})
+    (root / "manuals" / "broken.pdf").write_bytes(b"%PDF-1.7 not really a pdf")
     return root
 
 
