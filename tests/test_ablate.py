@@ -121,7 +121,7 @@ def test_sweep_reuses_stages_records_failures_resumes_and_reports(built, tmp_pat
     html = (out / "report.html").read_text()
     assert "load_runs" not in html and "data:image/png;base64" in html  # code hidden, images inline
 
-    again = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=1200)
+    again = subprocess.run([*cmd, "--no-report"], capture_output=True, text=True, cwd=ROOT, timeout=1200)
     assert "0 ran, 2 already done, 2 failed" in again.stdout  # completed variants are skipped
 
     from citerag.experiments import report

@@ -77,7 +77,7 @@ def test_sigint_during_embedding_keeps_what_was_embedded_and_a_rerun_embeds_only
     params = load_params(repo_root() / "params" / "default.yaml")
     shutil.copytree(resolve(params.paths.cache) / "pages", tmp_path / "cache" / "pages")
     cmd = [sys.executable, "-m", "citerag", "index", "--quiet", "--set", f"paths.artifacts={tmp_path / 'art'}",
-           "--set", f"paths.cache={tmp_path / 'cache'}", "--set", "embed.max_seq_length=64"]
+           "--set", f"paths.cache={tmp_path / 'cache'}", "--set", "embed.max_seq_length=32"]
     proc = subprocess.Popen(cmd, cwd=repo_root(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     db, rows, deadline = tmp_path / "cache" / "embeddings.sqlite", 0, time.time() + 300
     while rows < 128 and proc.poll() is None and time.time() < deadline:  # the first block is cached
