@@ -103,3 +103,27 @@ def test_sigint_during_embedding_keeps_what_was_embedded_and_a_rerun_embeds_only
     assert again.returncode == 0, again.stderr[-2000:]
     index = next(ln for ln in again.stdout.splitlines() if ln.startswith("index "))
     assert f'"embedded": {rest}, "embedding_cache_hits": {kept}' in index
+
+
+def test_a_failed_build_releases_its_stage_lock(tmp_path: Path):
+    """A build that fails inside a live process (a notebook kernel, say) must not leave the
+    stage locked: another process building the same stage gets its own answer at once."""
+    import subprocess
+    import sys
+
+    import pytest
+    from citerag.build.corpus import CorpusError
+    from citerag.core.paths import repo_root
+
+    pdfs = tmp_path / "pdfs"
+    pdfs.mkdir()
+    write_pdf(pdfs / "blank.pdf", [""])
+    init = init_corpus(pdfs, "blank", params_out=tmp_path / "blank.yaml", data_root=tmp_path / "data")
+    params = _params(tmp_path, init)
+    with pytest.raises(CorpusError, match="no usable document"):
+        build_all(params, log=lambda _m: None, progress=False)
+    proc = subprocess.run([sys.executable, "-m", "citerag", "index", "--quiet", "--params", str(init.params),
+                           "--set", f"paths.artifacts={tmp_path / 'artifacts'}",
+                           "--set", f"paths.cache={tmp_path / 'cache'}"],
+                          cwd=repo_root(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "no usable document" in proc.stderr, proc.stderr[-2000:]

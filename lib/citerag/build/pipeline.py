@@ -119,6 +119,7 @@ def ingest_inputs(params: Params) -> dict[str, Any]:
             "extractor_versions": _extractor_versions()}
 
 
+@art.releases_locks_on_error
 def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> StageResult:
     """Extract pages of every manifest document (or of `files`, doc id = file stem) into
     `pages.jsonl` + `ingest_report.json`. A manifest document whose file is missing or whose
@@ -189,6 +190,7 @@ def load_ingest_report(result: StageResult) -> list[dict]:
 
 # -- clean + chunk ------------------------------------------------------------------------
 
+@art.releases_locks_on_error
 def run_chunk(params: Params, ingest: StageResult, log=print) -> StageResult:
     """Clean pages and chunk them into `pages_clean.jsonl` + `chunks.jsonl`."""
     t0 = time.perf_counter()
@@ -237,6 +239,7 @@ def index_text(chunk: Chunk, titles: dict[str, str], prefix_headings: bool) -> s
     return "\n".join(head) + "\n" + chunk.text
 
 
+@art.releases_locks_on_error
 def run_index(params: Params, chunk: StageResult, log=print, progress: bool = True) -> StageResult:
     """Embed chunks (through the cache), write Chroma, and store BM25 tokens."""
     from citerag.build.index import chroma
@@ -289,6 +292,7 @@ def knowledge_inputs(params: Params, chunk_digest: str) -> dict[str, Any]:
             "profile": load_profile(params.corpus.manifest).model_dump(mode="json")}
 
 
+@art.releases_locks_on_error
 def run_knowledge(params: Params, chunk: StageResult, log=print) -> StageResult:
     """Mine what serving needs to know about the corpus (acronyms, document mentions, identifier
     families, corpus-wide identifiers) and merge the profile: `knowledge.json`."""

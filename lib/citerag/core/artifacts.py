@@ -134,6 +134,25 @@ def lock_stage(folder: Path) -> None:
     _LOCKS[folder] = fd
 
 
+def releases_locks_on_error(fn):
+    """Decorator for a stage builder: a build that fails (bad input, Ctrl-C) releases the stage
+    locks it took, so another process (or a later cell of a live notebook kernel) is not left
+    waiting on a build that will never finish."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        before = set(_LOCKS)
+        try:
+            return fn(*args, **kwargs)
+        except BaseException:
+            for folder in set(_LOCKS) - before:
+                unlock_stage(folder)
+            raise
+
+    return wrapper
+
+
 def unlock_stage(folder: Path) -> None:
     import fcntl
 
