@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from citerag.answer.citations import key, neutralize_markers
 from citerag.core.params import AnswerParams
 from citerag.core.types import Located, Location
+from citerag.text.sentences import split_prose
 from citerag.text.tokenize import token_set
 
 # Digit groups ("7 856") count as one number; anything else is a plain run of digits.
@@ -59,8 +60,8 @@ def as_data(text: str) -> str:
     out = []
     for line in text.split("\n"):
         if _INSTRUCTION.search(line):
-            parts = re.split(r"(?<=[.!?])\s+", line)  # drop only the offending sentences
-            line = " ".join(p for p in parts if not _INSTRUCTION.search(p))
+            # drop only the offending sentences
+            line = " ".join(p for p in split_prose(line) if not _INSTRUCTION.search(p))
         out.append(line)
     return "\n".join(out)
 
