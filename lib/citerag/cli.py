@@ -86,17 +86,36 @@ def cmd_corpus_fetch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fetch_problems(msg: str) -> None:
+    """A build's fetch prints only the documents it could not have (the build leaves them out)."""
+    if msg.startswith("fetch:"):
+        print(f"citerag: {msg}", file=sys.stderr)
+
+
 def cmd_index(args: argparse.Namespace) -> int:
     from citerag.build.corpus import fetch_corpus
     from citerag.build.pipeline import build_all
 
     _, params = _params(args)
-    fetch_corpus(params, log=lambda _m: None)
+    fetch_corpus(params, log=_fetch_problems, strict=False)
     results = build_all(params, log=lambda m: print(m, file=sys.stderr), progress=not args.quiet)
     for name, r in results.items():
         state = "reused" if r.reused else "built"
         print(f"{name:9s} {state:6s} {r.digest}  {r.seconds:7.2f}s  {json.dumps(r.counts)}  {r.dir}")
-    return 0
+    return _partial_status(results["ingest"])
+
+
+def _partial_status(ingest) -> int:
+    """Exit 3 when the build had to leave documents out (each named on stderr), else 0."""
+    from citerag.build.pipeline import left_out
+
+    gone = left_out(ingest)
+    for r in gone:
+        print(f"citerag: left out {r['file']}: {r['reason']} ({r['detail']})", file=sys.stderr)
+    if gone:
+        print(f"citerag: partial index: {len(gone)} document(s) left out; the rest are built (exit 3)",
+              file=sys.stderr)
+    return 3 if gone else 0
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -105,7 +124,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from citerag.experiments.runs import SUMMARY, new_run_name, run_dir
 
     path, params = _params(args)
-    fetch_corpus(params)
+    fetch_corpus(params, log=_fetch_problems, strict=False)
     name = args.run_name or new_run_name(path, params)
     out = run_dir(params, name)
     overrides = dict(parse_override(s) for s in (args.set or []))
@@ -114,18 +133,32 @@ def cmd_run(args: argparse.Namespace) -> int:
     for nb in done:
         print(f"  notebook: {nb}")
     print(f"  summary:  {out / SUMMARY}")
-    return 0
+    from citerag.build.pipeline import open_stages
+
+    return _partial_status(open_stages(params)["ingest"])
+
+
+def _serving_store(params, args: argparse.Namespace):
+    """The built store for serving commands; a partial index says on stderr what it lacks."""
+    from citerag.build.pipeline import left_out
+    from citerag.retrieval.store import load_store
+
+    store = load_store(params, args.params or DEFAULT_PARAMS)
+    gone = left_out(store.stages["ingest"])
+    if gone:
+        print(f"citerag: note: partial index, {len(gone)} document(s) left out: "
+              + ", ".join(f"{r['file']} ({r['reason']})" for r in gone), file=sys.stderr)
+    return store
 
 
 def cmd_retrieve(args: argparse.Namespace) -> int:
     """Batch contract: one output line per input line, in order (see README)."""
     from citerag.core.batch import read_jsonl_records, write_jsonl_atomic
     from citerag.retrieval.retriever import Retriever
-    from citerag.retrieval.store import load_store
 
     records = read_jsonl_records(args.questions, {"qid": object, "question": str}, unique="qid")
     _, params = _params(args)
-    store = load_store(params, args.params or DEFAULT_PARAMS)
+    store = _serving_store(params, args)
     retriever = Retriever(store, params.retrieve)
 
     def rows():
@@ -143,7 +176,6 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from citerag.agent.workflow import Agent
     from citerag.core.batch import read_jsonl_records, write_jsonl_atomic
     from citerag.core.paths import resolve
-    from citerag.retrieval.store import load_store
 
     if bool(args.question) == bool(args.questions):
         raise UsageError("ask: give either a question or --questions FILE (with --out FILE)")
@@ -152,7 +184,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     records = (read_jsonl_records(args.questions, {"qid": object, "question": str}, unique="qid")
                if args.questions else None)
     _, params = _params(args)
-    agent = Agent(load_store(params, args.params or DEFAULT_PARAMS), params)
+    agent = Agent(_serving_store(params, args), params)
     trace_dir = resolve(params.agent.trace_dir) / run_stamp()
     if records is None:
         result = agent.run(args.question)
@@ -191,7 +223,6 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from citerag.conversation.engine import ChatEngine
     from citerag.core.batch import conversation_problem, read_jsonl_records, write_jsonl_atomic
     from citerag.core.paths import resolve
-    from citerag.retrieval.store import load_store
 
     if bool(args.conversations) != bool(args.out):
         raise UsageError("chat: --conversations and --out go together")
@@ -201,7 +232,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     if args.mode:
         args.set = [*(args.set or []), f"agent.conversational={str(args.mode == 'conversational').lower()}"]
     _, params = _params(args)
-    engine = ChatEngine(load_store(params, args.params or DEFAULT_PARAMS), params)
+    engine = ChatEngine(_serving_store(params, args), params)
     run = run_stamp()  # every batch conversation starts on a fresh thread, traces in a fresh folder
     trace_dir = resolve(params.agent.trace_dir) / f"chat-{run}"
     if records is None:
@@ -294,14 +325,46 @@ def cmd_eval(args: argparse.Namespace) -> int:
     (e.g. a blind set: --set eval.questions=data/nist-pqc/blind/questions.jsonl)."""
     from citerag.experiments.eval_run import evaluate_params
 
-    _, params = _params(args)
+    path, params = _params(args)
     rep = evaluate_params(params.with_overrides({"eval.also": []}), conversations=not args.no_conversations)
+    if args.run_dir:
+        from citerag.experiments.runs import start_run
+
+        start_run(Path(args.run_dir), params, path, dict(parse_override(s) for s in (args.set or [])))
+        rep.write(args.run_dir)
     h, a, c = rep.hybrid(), rep.answers, rep.conversation
     out = {"corpus": rep.corpus, "questions": a.get("questions"), "R@8": h.get("recall@8"), "MRR@8": h.get("mrr@8"),
            **{k: a.get(k) for k in ("must_contain", "unanswerable_refused", "answerable_refused",
                                     "supported_cited_sentences", "citation_precision", "latency_p95_ms")},
            **{f"conversation.{k}": v for k, v in c.items()}}
     print(json.dumps(out))
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    """Per question, what changed between two runs (most impact first); `--out` also as JSONL."""
+    from citerag.core.batch import write_jsonl_atomic
+    from citerag.experiments.diff import DiffError, diff_rows, load_rows
+    from citerag.experiments.stats import METRICS, paired
+
+    try:
+        rows_a, rows_b = load_rows(args.run_a), load_rows(args.run_b)
+    except DiffError as exc:
+        raise UsageError(str(exc)) from None
+    changed = diff_rows(rows_a, rows_b)
+    print(f"{len(changed)} of {len({(r.get('corpus'), r['qid']) for r in rows_a + rows_b})} question(s) changed "
+          f"(A = {args.run_a}, B = {args.run_b})")
+    for m in METRICS:
+        t = paired(rows_a, rows_b, m)
+        if t.n:
+            print(f"  {m:30s} n={t.n:<4d} B−A {t.label()}")
+    for r in changed[: args.limit]:
+        where = f"{r['corpus']}:{r['qid']}" if r["corpus"] else r["qid"]
+        print(f"  [{r['impact']:5.2f}] {where}  {'; '.join(r['changes'])}")
+    if len(changed) > args.limit:
+        print(f"  … {len(changed) - args.limit} more (--limit, or --out for all)")
+    if args.out:
+        write_jsonl_atomic(args.out, changed)
     return 0
 
 
@@ -395,7 +458,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = with_params(sub.add_parser("eval", help="measure one params set (06's engine): one JSON line of figures"))
     p.add_argument("--no-conversations", action="store_true", help="skip the conversation set")
+    p.add_argument("--run-dir", help="also write summary.json (with intervals) and per_question.jsonl here")
     p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("diff", help="which questions changed between two runs (per_question.jsonl)")
+    p.add_argument("run_a", help="run folder (or its per_question.jsonl): the base")
+    p.add_argument("run_b", help="run folder (or its per_question.jsonl): the other")
+    p.add_argument("--out", help="write every changed question as JSONL here")
+    p.add_argument("--limit", type=_positive_int, default=30, help="rows to print (default %(default)s)")
+    p.set_defaults(func=cmd_diff)
 
     p = with_params(sub.add_parser("calibrate", help="fit the answer/refuse model on the dev sets (both corpora)"))
     p.add_argument("--out", default="data/abstain", help="folder for model.json, curve.csv (default: %(default)s)")

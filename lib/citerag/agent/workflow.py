@@ -214,7 +214,8 @@ class AgentWorkflow(Workflow):
                                          topics=rt.topics if rt and rt.name == "compare" else (),
                                          attribute=rt.attribute if rt else "", model=self.abstain)
         st.event(node, backend=st.answer.backend, evidence=[e.chunk_id for e in evidence],
-                 draft_refused=st.answer.refused, notes=st.answer.notes, decision=st.answer.decision)
+                 draft_refused=st.answer.refused, notes=st.answer.notes, decision=st.answer.decision,
+                 conflicts=st.answer.conflicts)
 
     def finish(self, st: AgentState, skipped_answer: bool = False, node: str = "verify_or_refuse") -> None:
         """Final verification record; a skipped answer becomes the `budget_exhausted` refusal."""
@@ -295,6 +296,7 @@ class AgentResult:
         write_text_atomic(path, json.dumps({"question": self.question, "route": self.route,
                                     "stop_reason": self.stop_reason, "refusal_reason": self.refusal_reason,
                                     "answer": self.answer.answer, "citations": self.answer.citations,
+                                    "conflicts": self.answer.conflicts,
                                     "trajectory": self.trajectory, "events": self.trace,
                                     "seconds": round(self.seconds, 4)}, indent=2, ensure_ascii=False, default=str))
         return path

@@ -12,8 +12,9 @@ import re
 from dataclasses import dataclass, field
 
 from citerag.answer.abstain import AbstainModel, features
-from citerag.answer.asked import asked_heads, focus_terms, head_stated, split_parts
+from citerag.answer.asked import asked, asked_heads, focus_terms, head_stated, split_parts
 from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys, strip_citations
+from citerag.answer.conflicts import find_conflicts
 from citerag.answer.evidence import Evidence, support_score
 from citerag.answer.extractive import Draft, compose
 from citerag.core.params import AnswerParams
@@ -36,6 +37,7 @@ class Answer:
     backend: str = "extractive"
     notes: list[str] = field(default_factory=list)
     decision: dict = field(default_factory=dict)  # features and probability behind answer/refuse
+    conflicts: list[dict] = field(default_factory=list)  # evidence giving the asked quantity another value
 
 
 def refusal(question: str, reason: str, backend: str, notes: list[str] | None = None) -> Answer:
@@ -187,6 +189,7 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
         return refusal(qa.text, "insufficient_evidence", backend, ["no evidence selected"])
     # The extractive draft is always made: its passage scores are the decision's features.
     drafted = compose(qa, evidence, params, idf, topics, attribute, common_words)
+    score = Scorer(qa, idf, common_words)
     decision = decide(qa, drafted, evidence, idf, model, params.abstain.threshold, common_words)
     if backend == "openai" and llm is not None:
         draft, llm_notes = llm.draft(qa, evidence)
@@ -195,7 +198,7 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
             text, checks, reason = verify(draft, evidence, params)
             if reason is None:
                 return _gate(qa, _answer(qa.text, text, checks, evidence, "openai", notes), evidence, params,
-                             decision)
+                             decision, score)
             notes.append(f"openai draft rejected ({reason}); deterministic fallback")
         backend = "extractive"
     if not drafted.text:
@@ -207,12 +210,13 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
     text, checks, reason = verify(drafted.text, evidence, params)
     if reason is not None:
         return Answer(qa.text, REFUSAL, True, reason, [], checks, backend, notes, decision)
-    return _gate(qa, _answer(qa.text, text, checks, evidence, backend, notes), evidence, params, decision)
+    return _gate(qa, _answer(qa.text, text, checks, evidence, backend, notes), evidence, params, decision, score)
 
 
-def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict) -> Answer:
+def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict,
+          score: Scorer) -> Answer:
     """A verified answer passes the focus check and the calibrated decision, or becomes a refusal
-    that says which failed."""
+    that says which failed; an answer whose quantity other evidence contradicts says so."""
     ans.decision = decision
     if params.refuse_missing_focus:
         cited = [e for e in evidence if e.key in {c["key"] for c in ans.citations}]
@@ -223,7 +227,39 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
     if decision.get("answer") is False:
         return Answer(qa.text, REFUSAL, True, "low_confidence", [], ans.sentences, ans.backend,
                       [*ans.notes, f"p(answerable)={decision['probability']} < {decision['threshold']}"], decision)
-    return ans
+    return _flag_conflicts(qa, ans, evidence, params, score)
+
+
+def _flag_conflicts(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams,
+                    score: Scorer) -> Answer:
+    """A one-part number question whose value another unit about the same thing contradicts: each
+    rival is marked in the answer ("Conflicting evidence: … [c3]", added when the answer did not
+    quote it yet), and the note and the trace name both values. The marked lines pass the same
+    per-sentence gate as any other."""
+    want = asked(qa.text, qa.identifiers, qa.doc_mentions)
+    if not params.flag_conflicts or want.multi or "number" not in want.types:
+        return ans
+    found = find_conflicts(qa.identifiers, ans.answer, evidence, score)
+    if not found:
+        return ans
+    lines = ans.answer.split("\n")
+    for c in found:
+        marked = f"{CONFLICT_LEAD} {c.text.rstrip('.')}. [{c.key}]"
+        if c.line is None:
+            lines.append(marked)
+        else:
+            lines[c.line] = f"{CONFLICT_LEAD} {lines[c.line]}"
+    text, checks, reason = verify("\n".join(lines), evidence, params)
+    if reason is not None or CONFLICT_LEAD not in text:
+        return ans
+    note = "the evidence disagrees: " + "; ".join(
+        f"{', '.join(c.answer_values)} against {', '.join(c.values)} [{c.key}]" for c in found)
+    out = _answer(qa.text, text, checks, evidence, ans.backend, [*ans.notes, note])
+    out.decision, out.conflicts = ans.decision, [c.to_dict() for c in found]
+    return out
+
+
+CONFLICT_LEAD = "Conflicting evidence:"
 
 
 def _answer(question: str, text: str, checks: list[SentenceCheck], evidence: list[Evidence],

@@ -140,6 +140,9 @@ def fetch_document(
 
     if not doc.url:
         where = f"in {dest_dir}" + (f" or the mirror {mirror}" if mirror else "")
+        if dest.is_file():
+            raise CorpusError(f"{doc.file}: its bytes in {dest_dir} differ from the manifest's sha256, no verified "
+                              f"copy is {'in the mirror' if mirror else 'at hand'}, and the manifest gives no url")
         raise CorpusError(f"{doc.file}: not found {where}, and the manifest gives no url to download it from")
 
     def download(out):
@@ -157,10 +160,12 @@ def fetch_document(
     return "downloaded"
 
 
-def fetch_corpus(params: Params, log=print) -> dict[str, str]:
+def fetch_corpus(params: Params, log=print, strict: bool = True) -> dict[str, str]:
     """Make every manifest document present and verified in `corpus.dir`; doc_id → action.
 
-    Every document is tried; the error lists each one that could not be had, with its reason."""
+    Every document is tried. Strict (`citerag corpus fetch`): the error lists each one that could
+    not be had, with its reason. Not strict (the build commands): each is logged and left to the
+    build, which leaves it out of a partial index and says so."""
     manifest = load_manifest(params.corpus.manifest)
     dest_dir = resolve(params.corpus.dir)
     mirror_value = os.environ.get(params.corpus.mirror_env)
@@ -175,8 +180,10 @@ def fetch_corpus(params: Params, log=print) -> dict[str, str]:
             problems.append(str(exc))
             continue
         log(f"{doc.doc_id}: {actions[doc.doc_id]}")
-    if problems:
+    if problems and strict:
         raise CorpusError("; ".join(problems))
+    for p in problems:
+        log(f"fetch: {p}")
     return actions
 
 

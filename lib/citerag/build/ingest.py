@@ -35,8 +35,8 @@ class PageRecord:
 class FileReport:
     file: str
     doc_id: str
-    status: str  # "ok" | "skipped"
-    reason: str | None = None  # not_pdf | corrupt | encrypted | empty | page_count_mismatch
+    status: str  # "ok" | "skipped" | "unavailable" (missing, or bytes differ from the manifest)
+    reason: str | None = None  # not_pdf | corrupt | encrypted | empty | page_count_mismatch | missing | sha256_mismatch
     detail: str | None = None
     pages: int = 0
     expected_pages: int | None = None

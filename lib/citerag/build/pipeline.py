@@ -24,7 +24,7 @@ import numpy as np
 from citerag.build.chunk import Chunk, chunk_pages
 from citerag.build.clean import CleanPage, clean_pages
 from citerag.build.corpus import CorpusError, corpus_documents, load_manifest, sha256_file
-from citerag.build.ingest import PageCache, PageRecord, ingest_files
+from citerag.build.ingest import FileReport, PageCache, PageRecord, ingest_files
 from citerag.build.knowledge import CorpusKnowledge
 from citerag.build.profile import load_profile
 from citerag.core import artifacts as art
@@ -90,7 +90,7 @@ def _digest(params: Params, stage: str, inputs: dict[str, Any]) -> str:
 def _begin(params: Params, stage: str, inputs: dict[str, Any], t0: float
            ) -> tuple[str, Path, StageResult | None]:
     """Hash the stage (params slice + inputs + code), then either the finished artifact
-    to reuse, or an empty folder prepared for building."""
+    to reuse, or a private empty folder to build in (`art.finish` renames it into place)."""
     digest = _digest(params, stage, inputs)
     folder = art.stage_dir(_root(params), stage, digest)
     manifest = art.read_manifest(folder)
@@ -102,8 +102,7 @@ def _begin(params: Params, stage: str, inputs: dict[str, Any], t0: float
     if manifest is not None:
         art.unlock_stage(folder)
         return digest, folder, StageResult(stage, digest, folder, True, time.perf_counter() - t0, manifest)
-    art.prepare(folder)
-    return digest, folder, None
+    return digest, art.prepare(folder), None
 
 
 # -- ingest -------------------------------------------------------------------------------
@@ -112,38 +111,81 @@ def _extractor_versions() -> dict[str, str]:
     return art.package_versions(("pymupdf", "pymupdf4llm"))
 
 
-def ingest_inputs(params: Params) -> dict[str, Any]:
-    """What ingest reads, from the manifest: each document's id, file and sha256."""
+def ingest_inputs(params: Params, left_out: tuple[str, ...] = ()) -> dict[str, Any]:
+    """What ingest reads, from the manifest: each document's id, file and sha256; and, for a
+    partial build, the files it had to leave out (so a partial artifact never passes for a
+    complete one: the complete corpus has its own hash)."""
     docs = load_manifest(params.corpus.manifest).documents
-    return {"documents": sorted([d.doc_id, d.file, d.sha256] for d in docs),
-            "extractor_versions": _extractor_versions()}
+    inputs = {"documents": sorted([d.doc_id, d.file, d.sha256] for d in docs),
+              "extractor_versions": _extractor_versions()}
+    if left_out:
+        inputs["left_out"] = sorted(left_out)
+    return inputs
+
+
+def _partial_pointer(params: Params, complete_digest: str) -> Path:
+    """`ingest/<complete hash>.partial.json`: which partial artifact stands in for a complete
+    corpus that could not be built, and what it leaves out. Serving follows it only while the
+    complete artifact does not exist."""
+    return _root(params) / "ingest" / f"{complete_digest}.partial.json"
+
+
+def unavailable_documents(params: Params) -> list[FileReport]:
+    """Manifest documents that cannot be ingested as listed: the file is missing, or its bytes
+    differ from the manifest's sha256. Each with its reason."""
+    out = []
+    for doc, path in corpus_documents(params):
+        if not path.is_file():
+            reason, detail = "missing", f"not found in {path.parent} (run `citerag corpus fetch`)"
+        elif sha256_file(path) != doc.sha256:
+            reason, detail = "sha256_mismatch", ("the file's bytes differ from the manifest's sha256 "
+                                                 "(re-run `citerag corpus init` or fetch)")
+        else:
+            continue
+        out.append(FileReport(file=doc.file, doc_id=doc.doc_id, status="unavailable", reason=reason,
+                              detail=detail, expected_pages=doc.pages))
+    return out
 
 
 @art.releases_locks_on_error
 def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> StageResult:
     """Extract pages of every manifest document (or of `files`, doc id = file stem) into
-    `pages.jsonl` + `ingest_report.json`. A manifest document whose file is missing or whose
-    bytes differ from its sha256 stops the build with every such document named."""
+    `pages.jsonl` + `ingest_report.json`.
+
+    A manifest document whose file is missing or whose bytes differ from its sha256 is left out,
+    reported with its reason, and the rest build: that is a *partial* artifact, hashed with what
+    it leaves out, with `counts.left_out` > 0 (the CLI exits 3). Once the files are there, the
+    next build makes the complete artifact, and serving prefers it. No usable document at all is
+    an error, never an empty index."""
     t0 = time.perf_counter()
+    left: list[FileReport] = []
     if files is not None:
         files = sorted(files, key=lambda p: p.name)
         inputs = {"files": {p.name: sha256_file(p) for p in files}, "extractor_versions": _extractor_versions()}
         expected: dict[str, tuple[str, int]] = {}
     else:
         inputs = ingest_inputs(params)
+        complete = _digest(params, "ingest", inputs)
+        if art.read_manifest(art.stage_dir(_root(params), "ingest", complete)) is None:
+            left = unavailable_documents(params)
+            if left:
+                inputs = ingest_inputs(params, tuple(r.file for r in left))
     digest, folder, hit = _begin(params, "ingest", inputs, t0)
     if hit is not None:
+        if left:
+            _write_partial_pointer(params, complete, hit)
         return hit
     if files is None:
-        docs = corpus_documents(params)
-        problems = [f"{doc.file}: missing from {path.parent}" if not path.is_file() else
-                    f"{doc.file}: sha256 differs from the manifest (re-run `citerag corpus init` or fetch)"
-                    for doc, path in docs if not path.is_file() or sha256_file(path) != doc.sha256]
-        if problems:
-            raise CorpusError("; ".join(problems))
+        gone = {r.file for r in left}
+        docs = [(doc, path) for doc, path in corpus_documents(params) if doc.file not in gone]
+        if not docs:
+            why = "; ".join(f"{r.file}: {r.reason} ({r.detail})" for r in left)
+            raise CorpusError(f"no usable document in the corpus ({len(left)} file(s)): {why}")
+        for r in left:
+            log(f"ingest: left out {r.file}: {r.reason} ({r.detail})")
         files = [path for _, path in docs]
         expected = {doc.file: (doc.doc_id, doc.pages) for doc, _ in docs}
-        shas = {doc.file: doc.sha256 for doc, _ in docs}  # verified just above
+        shas = {doc.file: doc.sha256 for doc, _ in docs}  # verified by unavailable_documents
     else:
         shas = inputs["files"]
     cache = PageCache(resolve(params.paths.cache) / "pages",
@@ -160,22 +202,42 @@ def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> St
                                    f"a re-run extracts only the other {len(files) - kept}") from None
     if not any(r.status == "ok" for r in result.reports):
         # An empty index would build with exit 0 and fail at the first query instead.
-        why = "; ".join(f"{r.file}: {r.reason} ({r.detail})" for r in result.reports) or "no PDF given"
-        raise CorpusError(f"no usable document in the corpus ({len(result.reports)} file(s)): {why}")
+        reports = [*result.reports, *left]
+        why = "; ".join(f"{r.file}: {r.reason} ({r.detail})" for r in reports) or "no PDF given"
+        raise CorpusError(f"no usable document in the corpus ({len(reports)} file(s)): {why}")
+    result.reports = sorted([*result.reports, *left], key=lambda r: r.file)
     art.write_jsonl(folder / "pages.jsonl", [vars(p) for p in result.pages])
     art.write_json_atomic(folder / "ingest_report.json", result.report_rows())
     seconds = time.perf_counter() - t0
     manifest = _base_manifest("ingest", digest, params, inputs)
     manifest["counts"] = {
         "documents": sum(r.status == "ok" for r in result.reports),
-        "skipped": sum(r.status != "ok" for r in result.reports),
+        "skipped": sum(r.status == "skipped" for r in result.reports),
+        "left_out": len(left),                # unavailable: missing, or bytes differ from the manifest
         "pages": len(result.pages),
         "extracted": result.extracted,        # documents extracted now
         "page_cache_hits": result.cached,     # documents whose pages were cached (same sha256)
     }
     manifest["timings"] = {"ingest_s": round(seconds, 3)}
-    art.finish(folder, manifest)
-    return StageResult("ingest", digest, folder, False, seconds, manifest)
+    folder = art.finish(folder, manifest)
+    done = StageResult("ingest", digest, folder, False, seconds, manifest)
+    if left:
+        _write_partial_pointer(params, complete, done)
+    return done
+
+
+def _write_partial_pointer(params: Params, complete: str, partial: StageResult) -> None:
+    rows = [r for r in load_ingest_report(partial) if r["status"] == "unavailable"]
+    art.write_json_atomic(_partial_pointer(params, complete), {
+        "complete": complete, "digest": partial.digest,
+        "left_out": [{k: r[k] for k in ("file", "doc_id", "reason", "detail")} for r in rows]})
+
+
+def left_out(result: StageResult) -> list[dict]:
+    """The documents a (partial) ingest artifact left out, with reasons; [] when complete."""
+    if not result.counts.get("left_out"):
+        return []
+    return [r for r in load_ingest_report(result) if r["status"] == "unavailable"]
 
 
 def load_pages(result: StageResult) -> list[PageRecord]:
@@ -211,7 +273,7 @@ def run_chunk(params: Params, ingest: StageResult, log=print) -> StageResult:
     manifest["timings"] = {
         "clean_s": round(t_chunk - t_clean, 3), "chunk_s": round(t_done - t_chunk, 3),
     }
-    art.finish(folder, manifest)
+    folder = art.finish(folder, manifest)
     return StageResult("chunk", digest, folder, False, time.perf_counter() - t0, manifest)
 
 
@@ -239,6 +301,9 @@ def index_text(chunk: Chunk, titles: dict[str, str], prefix_headings: bool) -> s
     return "\n".join(head) + "\n" + chunk.text
 
 
+REMOTE = "chroma_http.json"  # index.store: http: the server-side collection of this build
+
+
 @art.releases_locks_on_error
 def run_index(params: Params, chunk: StageResult, log=print, progress: bool = True) -> StageResult:
     """Embed chunks (through the cache), write Chroma, and store BM25 tokens."""
@@ -258,7 +323,14 @@ def run_index(params: Params, chunk: StageResult, log=print, progress: bool = Tr
     t_embed = time.perf_counter()
     vectors = embedder.embed(texts, progress=progress)
     t_chroma = time.perf_counter()
-    chroma.write_collection(folder / "chroma", params.index.collection, chunks, vectors, params.embed)
+    if params.index.store == "http":
+        # The collection lives on the Chroma server; the artifact records which one it is.
+        remote = chroma.remote_name(params.index.collection, digest)
+        chroma.write_remote(params.index.http, remote, chunks, vectors, params.embed)
+        art.write_json_atomic(folder / REMOTE, {"host": params.index.http.host, "port": params.index.http.port,
+                                                "collection": remote})
+    else:
+        chroma.write_collection(folder / "chroma", params.index.collection, chunks, vectors, params.embed)
     # The same vectors as a plain array, aligned with chunks.jsonl: serving reads these and never
     # has to open the Chroma folder (which Chroma writes to even when only queried).
     np.save(folder / "vectors.npy", np.asarray(vectors, dtype=np.float32))
@@ -278,7 +350,7 @@ def run_index(params: Params, chunk: StageResult, log=print, progress: bool = Tr
         "embed_s": round(t_chroma - t_embed, 3), "chroma_s": round(t_bm25 - t_chroma, 3),
         "bm25_s": round(t_done - t_bm25, 3),
     }
-    art.finish(folder, manifest)
+    folder = art.finish(folder, manifest)
     return StageResult("index", digest, folder, False, time.perf_counter() - t0, manifest)
 
 
@@ -308,7 +380,7 @@ def run_knowledge(params: Params, chunk: StageResult, log=print) -> StageResult:
                           "families": len(know.families), "generic": len(know.generic)}
     seconds = time.perf_counter() - t0
     manifest["timings"] = {"knowledge_s": round(seconds, 3)}
-    art.finish(folder, manifest)
+    folder = art.finish(folder, manifest)
     log(f"knowledge: {manifest['counts']}")
     return StageResult("knowledge", digest, folder, False, seconds, manifest)
 
@@ -332,9 +404,27 @@ class NotBuiltError(RuntimeError):
     """Serving asked for artifacts these params have not built (or that are stale)."""
 
 
+def ingest_digest(params: Params) -> str:
+    """The ingest hash serving opens: the complete corpus's; or, while only a partial build of it
+    exists (some documents were missing or differed from the manifest), that partial one."""
+    complete = _digest(params, "ingest", ingest_inputs(params))
+    if art.read_manifest(art.stage_dir(_root(params), "ingest", complete)) is None:
+        pointer = _partial_pointer(params, complete)
+        if pointer.is_file():
+            import json
+
+            try:
+                partial = json.loads(pointer.read_text(encoding="utf-8"))["digest"]
+            except (OSError, ValueError, KeyError):
+                return complete
+            if art.read_manifest(art.stage_dir(_root(params), "ingest", partial)) is not None:
+                return partial
+    return complete
+
+
 def stage_digests(params: Params) -> dict[str, str]:
     """Every stage's hash for these params, from the manifest and profile alone (no PDF read)."""
-    ingest = _digest(params, "ingest", ingest_inputs(params))
+    ingest = ingest_digest(params)
     chunk = _digest(params, "chunk", {"ingest": ingest})
     index = _digest(params, "index", {"chunk": chunk, "titles": doc_titles(params)})
     knowledge = _digest(params, "knowledge", knowledge_inputs(params, chunk))

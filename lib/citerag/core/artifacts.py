@@ -1,9 +1,13 @@
 """Content-addressed stage artifacts: `artifacts/<stage>/<hash>/` + `manifest.json`.
 
-A folder counts as built only once its manifest exists; the manifest is
-written last and atomically, so an interrupted build is never mistaken for a
-finished one. Only such incomplete folders are ever removed — finished
-artifacts of other params stay, which is what lets ablations reuse them.
+A stage is built by the holder of its lock into a private folder
+(`.<hash>.building-<pid>`), which gets its manifest last and is then renamed
+into place in one step: `<hash>/` either does not exist or is finished, so no
+reader or other builder ever sees half an artifact, and nothing deletes a
+folder another process is writing. Leftovers of a killed build (private
+folders, or a manifest-less `<hash>/` from an older layout) are cleared only
+by the next lock holder. Finished artifacts of other params stay, which is
+what lets ablations reuse them.
 """
 
 from __future__ import annotations
@@ -96,17 +100,41 @@ def read_manifest(folder: Path) -> dict | None:
         return None
 
 
+_BUILDING = ".building-"
+
+
 def prepare(folder: Path) -> Path:
-    """An empty folder to build into; leftovers of an interrupted build are cleared."""
+    """The private, empty folder to build `folder` in. Call it holding the stage lock: it clears
+    what killed builds left (their private folders, a manifest-less `folder`), which only a lock
+    holder may do, since nobody else can be writing them then."""
+    folder = Path(folder)
+    for stale in folder.parent.glob(f".{folder.name}{_BUILDING}*"):
+        shutil.rmtree(stale, ignore_errors=True)
     if folder.exists() and read_manifest(folder) is None:
         shutil.rmtree(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    work = folder.with_name(f".{folder.name}{_BUILDING}{os.getpid()}")
+    work.mkdir(parents=True)
+    return work
 
 
-def finish(folder: Path, manifest: dict) -> None:
-    write_json_atomic(folder / MANIFEST, manifest)
+def final_folder(work: Path) -> Path:
+    """Where a private build folder from `prepare` goes when finished."""
+    work = Path(work)
+    name, sep, _pid = work.name.rpartition(_BUILDING)
+    if not sep or not name.startswith("."):
+        return work  # built in place (not from `prepare`)
+    return work.with_name(name[1:])
+
+
+def finish(work: Path, manifest: dict) -> Path:
+    """Write the manifest last, rename the private folder into place in one step, release the
+    stage lock; returns the finished folder."""
+    write_json_atomic(Path(work) / MANIFEST, manifest)
+    folder = final_folder(work)
+    if folder != Path(work):
+        os.rename(work, folder)  # same parent folder: atomic
     unlock_stage(folder)
+    return folder
 
 
 class BuildInterrupted(KeyboardInterrupt):

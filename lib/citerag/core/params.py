@@ -110,10 +110,24 @@ class EmbedParams(_Section):
     prefix_headings: bool = True
 
 
-class IndexParams(_Section):
-    """Chroma collection and BM25 settings."""
+class ChromaHttpParams(_Section):
+    """A Chroma server (`chroma run`, or a Chroma deployment) for `index.store: http`."""
 
-    collection: str = Field("chunks", min_length=3, max_length=63)
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+    ssl: bool = False
+    auth_header: str = "Authorization"   # the header sent with every request, when auth_env is set
+    auth_env: str | None = None          # the header's value is read from this variable, never from params
+
+
+class IndexParams(_Section):
+    """Chroma collection and BM25 settings. `store: embedded` keeps the Chroma collection in the
+    index artifact folder; `store: http` writes it to a Chroma server (one collection per index
+    hash, `<collection>-<hash>`), which serving then queries for `retrieve.dense_search: chroma`."""
+
+    collection: str = Field("chunks", min_length=3, max_length=48)
+    store: Literal["embedded", "http"] = "embedded"
+    http: ChromaHttpParams = ChromaHttpParams()
     bm25_k1: float = Field(1.2, ge=0.0, le=5.0)
     bm25_b: float = Field(0.75, ge=0.0, le=1.0)
     bm25_stem: bool = True
@@ -194,6 +208,9 @@ class AnswerParams(_Section):
     # Refuse when the cited evidence never states a number, quoted string or numbered identifier
     # the question names (answer/asked.py: focus).
     refuse_missing_focus: bool = True
+    # Say so, and cite both, when another evidence unit about the same thing gives the asked
+    # quantity a different value (answer/conflicts.py).
+    flag_conflicts: bool = True
     abstain: AbstainParams = AbstainParams()
     openai: OpenAIParams = OpenAIParams()
 

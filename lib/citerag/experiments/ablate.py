@@ -181,8 +181,7 @@ def run_ablation(path: str | Path, jobs: int = 1, force: bool = False, extra: di
 
     `extra` overrides apply to every variant without naming it (the benchmark points the
     artifact cache at a scratch folder this way)."""
-    from tqdm.auto import tqdm
-
+    from citerag.core.progress import progress as progress_bar
     from citerag.experiments.notebooks import warm_kernels
 
     ab = load_ablation(path, base)
@@ -202,7 +201,7 @@ def run_ablation(path: str | Path, jobs: int = 1, force: bool = False, extra: di
             todo.append(v)
     if jobs > 1 and todo:
         _prebuild(ab, todo, extra, log)  # shared stages once, serially; notebooks then only reuse them
-    bar = tqdm(total=len(ab.variants), desc=f"ablate {ab.name}", unit="variant", disable=not progress)
+    bar = progress_bar(total=len(ab.variants), desc=f"ablate {ab.name}", unit="variant", disable=not progress)
     bar.update(len(result.skipped))
 
     # Each variant's kernels boot and import while the variant before runs (fresh processes all).

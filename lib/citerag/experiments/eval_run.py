@@ -50,13 +50,17 @@ class EvalReport:
         return next((r for r in self.retrieval if r["retriever"] == "hybrid"), {})
 
     def sections(self) -> dict[str, dict]:
-        """The summary sections (flattened to `section.metric` when written)."""
+        """The summary sections (flattened to `section.metric` when written); `ci` carries each
+        rate and rank metric's n and 95 % bootstrap interval over questions (experiments/stats)."""
+        from citerag.experiments.stats import summary_section
+
         return {
             "index": self.index,
             "retrieval": {k: v for k, v in self.hybrid().items() if k != "retriever"},
             "answers": self.answers,
             "ragas": self.ragas.means,
             "conversation": self.conversation,
+            "ci": summary_section(self.rows) if self.rows else {},
             "eval_seconds": self.seconds,
         }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from citerag.core.params import Params, load_params
@@ -178,9 +179,19 @@ def plot_eval(report):
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
     tables["by_type"][["must_contain", "citation_precision"]].plot.bar(ax=axes[0], ylim=(0, 1.05), rot=30)
     axes[0].set_title("answers by question type")
-    lat = [r["latency_ms"] for r in report.rows]
-    axes[1].hist(lat, bins=25)
-    axes[1].set_title("latency per question (ms)")
+    # A CDF on a log axis: one slow outlier no longer flattens every other question into one bar.
+    lat = np.sort(np.asarray([r["latency_ms"] for r in report.rows], dtype=float))
+    axes[1].step(lat, np.arange(1, len(lat) + 1) / len(lat), where="post")
+    axes[1].set_xscale("log")
+    axes[1].set_ylim(0, 1.02)
+    for q, style in ((50, "--"), (95, ":")):
+        v = float(np.percentile(lat, q))
+        axes[1].axvline(v, color="grey", linestyle=style, linewidth=1)
+        axes[1].annotate(f"p{q} {v:.0f} ms", (v, 0.05 if q == 50 else 0.2), fontsize=8, xytext=(3, 0),
+                         textcoords="offset points")
+    axes[1].set_xlabel("ms per question (log scale)")
+    axes[1].set_ylabel("share of questions")
+    axes[1].set_title(f"answer latency, CDF (n={len(lat)})")
     fig.tight_layout()
     return fig
 
@@ -294,14 +305,26 @@ def example_conversation(params: Params) -> list[str]:
 
 
 def corpora_table(reports: dict) -> pd.DataFrame:
-    """06: the headline figures of every corpus side by side (absent figures stay empty)."""
+    """06: the headline figures of every corpus side by side, each rate and rank metric as
+    "mean [lo, hi] (n)" with its 95 % bootstrap interval over questions (absent figures stay empty)."""
+    from citerag.experiments import stats
+
     rows = {}
     for corpus, rep in reports.items():
-        h, a, c = rep.hybrid(), rep.answers, rep.conversation
+        iv = stats.intervals(rep.rows) if rep.rows else {}
+        conv = [float(bool(t["must_ok"])) for t in rep.conversation_rows if t.get("must_ok") is not None]
+
+        def cell(key: str, iv: dict = iv) -> str | None:
+            i = iv.get(key)
+            return f"{i.label()} (n={i.n})" if i is not None and i.n else None
+
         rows[corpus] = {
-            "questions": a.get("questions"), "R@8": h.get("recall@8"), "MRR@8": h.get("mrr@8"),
-            "must_contain": a.get("must_contain"), "unanswerable_refused": a.get("unanswerable_refused"),
-            "answerable_refused": a.get("answerable_refused"), "citation_precision": a.get("citation_precision"),
-            "conv_turns": c.get("turns"), "conv_must_contain": c.get("must_contain"),
+            "questions": rep.answers.get("questions"), "R@8": cell("retrieval.recall@8"),
+            "MRR@8": cell("retrieval.mrr@8"), "must_contain": cell("answers.must_contain"),
+            "unanswerable_refused": cell("answers.unanswerable_refused"),
+            "answerable_refused": cell("answers.answerable_refused"),
+            "citation_precision": cell("answers.citation_precision"),
+            "conv_turns": rep.conversation.get("turns"),
+            "conv_must_contain": f"{stats.interval(conv).label()} (n={len(conv)})" if conv else None,
         }
     return pd.DataFrame(rows).T

@@ -2,8 +2,13 @@
 
 Every report has the same sections and the same metric columns in the same
 order (`REPORT_METRICS`; a metric a run lacks shows as empty), so two reports
-compare side by side. `write_markdown` and `export_html` give the same report
-as `report.md` (+ PNGs) and a self-contained `report.html` with code hidden.
+compare side by side. Every rate and rank metric is shown with its n and 95 %
+bootstrap interval ("0.786 [0.70, 0.86]"), drawn as error bars on a fixed 0–1
+axis, and each variant's difference from the base variant is tested on the
+same questions and marked within noise or not (`experiments/stats`); the
+questions that changed against the base are listed (`experiments/diff`).
+`write_markdown` and `export_html` give the same report as `report.md` (+ PNGs)
+and a self-contained `report.html` with code hidden.
 """
 
 from __future__ import annotations
@@ -14,6 +19,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from citerag.experiments import stats
+from citerag.experiments.diff import diff_rows, diff_table
+from citerag.experiments.eval_run import PER_QUESTION
 from citerag.experiments.runs import SUMMARY
 
 # (summary key, column label); the order is the report's column order
@@ -84,6 +92,68 @@ def load_runs(ablation_dir: str | Path) -> tuple[dict, pd.DataFrame]:
     return spec, pd.DataFrame(rows)
 
 
+def load_per_question(ablation_dir: str | Path, df: pd.DataFrame) -> dict[str, list[dict]]:
+    """variant → its per-question rows (all corpora), for the variants that finished."""
+    folder = Path(ablation_dir)
+    out = {}
+    for name, status in zip(df["variant"], df["status"], strict=True):
+        path = folder / name / PER_QUESTION
+        if status == "ok" and path.is_file():
+            with open(path, encoding="utf-8") as fh:
+                out[name] = [json.loads(line) for line in fh if line.strip()]
+    return out
+
+
+def _corpora(rows: list[dict]) -> list[str]:
+    return list(dict.fromkeys(str(r.get("corpus", "")) for r in rows))
+
+
+def interval_table(per_q: dict[str, list[dict]]) -> pd.DataFrame:
+    """Variant × (corpus: metric) as "mean [lo, hi]" with n in the header: each corpus side by side."""
+    rows, header = {}, {}
+    for variant, qrows in per_q.items():
+        cells = {}
+        for corpus in _corpora(qrows):
+            mine = [r for r in qrows if str(r.get("corpus", "")) == corpus]
+            for metric, iv in stats.intervals(mine).items():
+                col = f"{corpus + ': ' if corpus else ''}{metric.split('.', 1)[1]}"
+                cells[col] = iv.label()
+                header[col] = iv.n
+        rows[variant] = cells
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.columns = [f"{c} (n={header[c]})" for c in table.columns]
+    table.index.name = "variant"
+    return table
+
+
+def paired_table(per_q: dict[str, list[dict]], base: str | None) -> pd.DataFrame:
+    """Each other variant against the base on the same questions: "Δ [lo, hi], p (verdict)"."""
+    if not base or base not in per_q:
+        return pd.DataFrame()
+    rows = {}
+    for variant, qrows in per_q.items():
+        if variant == base:
+            continue
+        cells = {}
+        for corpus in _corpora(per_q[base]):
+            a = [r for r in per_q[base] if str(r.get("corpus", "")) == corpus]
+            b = [r for r in qrows if str(r.get("corpus", "")) == corpus]
+            for metric in stats.METRICS:
+                t = stats.paired(a, b, metric)
+                cells[f"{corpus + ': ' if corpus else ''}{metric.split('.', 1)[1]}"] = t.label()
+        rows[variant] = cells
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = f"variant vs {base}"
+    return table
+
+
+def changed_questions(per_q: dict[str, list[dict]], base: str | None, limit: int = 15) -> dict[str, pd.DataFrame]:
+    """variant → its questions that changed against the base, most impact first."""
+    if not base or base not in per_q:
+        return {}
+    return {v: diff_table(diff_rows(per_q[base], rows), limit) for v, rows in per_q.items() if v != base}
+
+
 def metric_table(df: pd.DataFrame, spec: dict) -> pd.DataFrame:
     """Variant × metric, in the fixed column order."""
     labels = [label for _, label in REPORT_METRICS]
@@ -96,10 +166,33 @@ def x_key(spec: dict) -> str:
     return spec.get("x") or next(iter(spec["grid"]))
 
 
-def plot_metrics(df: pd.DataFrame, spec: dict):
-    """Each metric against the swept param (one line per combination of the other grid keys)."""
+def _is_rate(label: str) -> bool:
+    """Rates and rank metrics live on 0–1 and are drawn on that fixed axis; times and counts not."""
+    return not label.endswith(" ms") and label != "chunks"
+
+
+def _errors(per_q: dict[str, list[dict]], variants: list[str], label: str) -> list[list[float]] | None:
+    """Asymmetric error bars (below, above) from each variant's bootstrap interval, if measured."""
+    key = next((k for k, lab in REPORT_METRICS if lab == label), "")
+    if key not in stats.METRICS or not per_q:
+        return None
+    lows, highs = [], []
+    for v in variants:
+        rows = per_q.get(v, [])
+        first = [r for r in rows if str(r.get("corpus", "")) == (_corpora(rows) or [""])[0]]
+        iv = stats.interval(list(stats.values(first, key).values()))
+        lows.append(max(0.0, iv.mean - iv.lo) if iv.n else 0.0)
+        highs.append(max(0.0, iv.hi - iv.mean) if iv.n else 0.0)
+    return [lows, highs]
+
+
+def plot_metrics(df: pd.DataFrame, spec: dict, per_q: dict[str, list[dict]] | None = None):
+    """Each metric against the swept param (one line per combination of the other grid keys), with
+    95 % bootstrap intervals as error bars; rates on a fixed 0–1 axis, so noise is not drawn as a
+    trend."""
     import matplotlib.pyplot as plt
 
+    per_q = per_q or {}
     x = x_key(spec)
     others = [k for k in spec["grid"] if k != x]
     labels = [label for _, label in REPORT_METRICS]
@@ -112,7 +205,10 @@ def plot_metrics(df: pd.DataFrame, spec: dict):
             g = g.sort_values(x, key=_sort_key)
             name = ", ".join(f"{k}={v}" for k, v in zip(others, key if isinstance(key, tuple) else (key,),
                                                        strict=False)) or None
-            ax.plot([str(v) for v in g[x]], g[label], marker="o", label=name)
+            err = _errors(per_q, list(g["variant"]), label)
+            ax.errorbar([str(v) for v in g[x]], g[label], yerr=err, marker="o", capsize=3, label=name)
+        if _is_rate(label):
+            ax.set_ylim(0, 1.02)
         ax.set_title(label, fontsize=9)
         ax.set_xlabel(x.split(".")[-1], fontsize=8)
         ax.tick_params(labelsize=7)
@@ -151,7 +247,9 @@ def plot_tradeoff(df: pd.DataFrame, spec: dict):
                 ax.annotate(str(r[x]), point, fontsize=7, xytext=(4, -10), textcoords="offset points")
     ax.set_xlabel("answerable questions wrongly refused")
     ax.set_ylabel("unanswerable questions refused")
-    ax.margins(x=0.15, y=0.1)
+    # Fixed 0–1 axes: a sweep whose points coincide shows as one point, not as a blown-up jitter.
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
     ax.set_title(f"refusal trade-off (points labelled by {x.split('.')[-1]})", fontsize=10)
     if others:
         ax.legend(fontsize=7, loc="lower right")
@@ -170,14 +268,23 @@ def markdown_table(df: pd.DataFrame) -> str:
 
 
 def write_markdown(folder: str | Path, spec: dict, table: pd.DataFrame, figures: dict[str, object],
-                   failures: pd.DataFrame) -> Path:
-    """report.md with the table, the failures and the figures saved as PNGs beside it."""
+                   failures: pd.DataFrame, intervals: pd.DataFrame | None = None,
+                   versus_base: pd.DataFrame | None = None, changed: dict[str, pd.DataFrame] | None = None) -> Path:
+    """report.md with the tables, the failures and the figures saved as PNGs beside it."""
     folder = Path(folder)
     img = folder / "report_files"
     img.mkdir(exist_ok=True)
     parts = [f"# Ablation report: {folder.name}", "", spec.get("description", "").strip(), "",
              f"Grid: {', '.join(f'`{k}` ∈ {v}' for k, v in spec['grid'].items())}; base `{spec.get('base')}`.", "",
-             "## Metrics", "", markdown_table(table), "", "## Failed variants", ""]
+             "## Metrics", "", markdown_table(table), ""]
+    if intervals is not None and len(intervals):
+        parts += ["## With 95 % bootstrap intervals (n questions)", "", markdown_table(intervals), ""]
+    if versus_base is not None and len(versus_base):
+        parts += ["## Against the base variant (paired, same questions)", "", markdown_table(versus_base), ""]
+    for variant, t in (changed or {}).items():
+        parts += [f"## Questions changed: {variant} vs base", "",
+                  markdown_table(t.set_index("qid")) if len(t) else "none", ""]
+    parts += ["## Failed variants", ""]
     parts += ([f"- `{r.variant}`: {r.error}" for r in failures.itertuples()] or ["none"])
     for name, fig in figures.items():
         fig.savefig(img / f"{name}.png", dpi=110)
@@ -195,5 +302,14 @@ def export_html(notebook: str | Path, out: str | Path) -> Path:
     nb = nbformat.read(str(notebook), as_version=4)
     exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
     body, _ = exporter.from_notebook_node(nb)
-    Path(out).write_text(body, encoding="utf-8")
+    Path(out).write_text(body.replace("</head>", _WIDE_TABLES + "</head>", 1), encoding="utf-8")
     return Path(out)
+
+
+# Wide tables scroll inside their own box instead of overflowing the page.
+_WIDE_TABLES = """<style>
+.jp-RenderedHTMLCommon table { display: block; max-width: 100%; overflow-x: auto; }
+.jp-OutputArea-output { overflow-x: auto; }
+.jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th { white-space: nowrap; }
+</style>
+"""

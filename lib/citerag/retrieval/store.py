@@ -9,6 +9,7 @@ command that builds them, and nothing is written.
 from __future__ import annotations
 
 import atexit
+import json
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -22,7 +23,15 @@ from citerag.build.index import chroma
 from citerag.build.index.bm25 import BM25Index
 from citerag.build.index.embed import Embedder
 from citerag.build.knowledge import CorpusKnowledge
-from citerag.build.pipeline import NotBuiltError, StageResult, index_text, load_chunks, load_knowledge, open_stages
+from citerag.build.pipeline import (
+    REMOTE,
+    NotBuiltError,
+    StageResult,
+    index_text,
+    load_chunks,
+    load_knowledge,
+    open_stages,
+)
 from citerag.core.artifacts import read_jsonl
 from citerag.core.params import Params
 
@@ -39,9 +48,13 @@ class IndexStore:
 
     @cached_property
     def collection(self):
-        """The Chroma collection (for `retrieve.dense_search: chroma`), opened from a private
-        copy made on first use: Chroma rewrites its files even when only queried, and a built
-        artifact must stay byte-identical to what the build wrote."""
+        """The Chroma collection (for `retrieve.dense_search: chroma`): on the Chroma server for
+        `index.store: http`; else opened from a private copy made on first use, since Chroma
+        rewrites its files even when only queried, and a built artifact must stay byte-identical
+        to what the build wrote."""
+        if self.params.index.store == "http":
+            remote = json.loads((self.stages["index"].dir / REMOTE).read_text(encoding="utf-8"))
+            return chroma.open_remote(self.params.index.http, remote["collection"])
         tmp = Path(tempfile.mkdtemp(prefix="citerag-chroma-"))
         atexit.register(shutil.rmtree, tmp, True)
         shutil.copytree(self.stages["index"].dir / "chroma", tmp / "chroma")

@@ -8,6 +8,7 @@ its default function would try to download a model.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from chromadb.utils.embedding_functions import register_embedding_function
 
 from citerag.build.chunk import Chunk
 from citerag.build.index.embed import Embedder
-from citerag.core.params import EmbedParams
+from citerag.core.params import ChromaHttpParams, EmbedParams
 
 
 @register_embedding_function
@@ -89,16 +90,57 @@ def chunk_metadata(c: Chunk) -> dict[str, Any]:
     }
 
 
+def http_client(hp: ChromaHttpParams) -> chromadb.ClientAPI:
+    """A client of the Chroma server `hp` names; the auth header's value comes from the variable
+    `hp.auth_env` (never from params, so it never reaches run.json or a trace)."""
+    headers = {}
+    if hp.auth_env:
+        value = os.environ.get(hp.auth_env)
+        if not value:
+            raise RuntimeError(f"index.http.auth_env: the variable {hp.auth_env} is not set")
+        headers[hp.auth_header] = value
+    return chromadb.HttpClient(host=hp.host, port=hp.port, ssl=hp.ssl, headers=headers,
+                               settings=Settings(anonymized_telemetry=False))
+
+
+def remote_name(collection: str, index_digest: str) -> str:
+    """The server-side collection of one index build: content-addressed like the artifact, so
+    variants and rebuilds never overwrite each other's collections."""
+    return f"{collection}-{index_digest}"
+
+
+def write_remote(hp: ChromaHttpParams, name: str, chunks: list[Chunk], vectors: np.ndarray,
+                 params: EmbedParams) -> None:
+    """Write the collection to a Chroma server, replacing a half-written one of the same build."""
+    api = http_client(hp)
+    if name in {c if isinstance(c, str) else c.name for c in api.list_collections()}:
+        api.delete_collection(name)
+    _fill(api, name, chunks, vectors, params)
+
+
+def open_remote(hp: ChromaHttpParams, name: str) -> chromadb.Collection:
+    api = http_client(hp)
+    return api.get_collection(name=name, embedding_function=_stored_function(api, name))
+
+
 def write_collection(
     path: Path, name: str, chunks: list[Chunk], vectors: np.ndarray, params: EmbedParams,
     batch: int = 512,
 ) -> None:
-    """Create the collection (cosine HNSW) and add every chunk with its precomputed vector.
+    """Create the collection (cosine HNSW) in `path` and add every chunk with its vector."""
+    _forget_client(path)
+    _fill(client(path), name, chunks, vectors, params, batch)
+    # Release Chroma's files: the stage folder is renamed into place after this.
+    _forget_client(path)
+
+
+def _fill(api: chromadb.ClientAPI, name: str, chunks: list[Chunk], vectors: np.ndarray, params: EmbedParams,
+          batch: int = 512) -> None:
+    """Create the collection and add every chunk with its precomputed vector.
 
     See `HNSW` for why the search is configured for reproducible, exact neighbours."""
     ef = CiteragEmbeddingFunction(params.model, params.max_seq_length, params.normalize, params.backend)
-    _forget_client(path)
-    coll = client(path).create_collection(
+    coll = api.create_collection(
         name=name, embedding_function=ef, configuration={"hnsw": HNSW},
     )
     for i in range(0, len(chunks), batch):
@@ -118,7 +160,11 @@ def open_collection(path: Path, name: str) -> chromadb.Collection:
     passing it back explicitly keeps text queries off Chroma's downloading default.
     """
     api = client(path)
+    return api.get_collection(name=name, embedding_function=_stored_function(api, name))
+
+
+def _stored_function(api: chromadb.ClientAPI, name: str) -> CiteragEmbeddingFunction:
     ef = api.get_collection(name=name).configuration.get("embedding_function")
     if not isinstance(ef, CiteragEmbeddingFunction):
-        raise RuntimeError(f"{path}: collection {name!r} was not written by citerag")
-    return api.get_collection(name=name, embedding_function=ef)
+        raise RuntimeError(f"collection {name!r} was not written by citerag")
+    return ef

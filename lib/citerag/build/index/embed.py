@@ -154,6 +154,9 @@ class Embedder:
             else:
                 from sentence_transformers import SentenceTransformer
 
+                from citerag.core.progress import quiet_library_bars
+
+                quiet_library_bars()
                 model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
                 model.max_seq_length = self.params.max_seq_length
                 _MODELS[key] = model
@@ -185,9 +188,9 @@ class Embedder:
         # Blocks reach the cache as they are done: an interrupted build keeps what it embedded.
         blocks = range(0, len(missing), CACHE_BLOCK)
         if progress and len(blocks) > 1:
-            from tqdm.auto import tqdm
+            from citerag.core.progress import progress as bar
 
-            blocks = tqdm(blocks, desc="embed", unit="block")
+            blocks = bar(blocks, desc="embed", unit="block")
         done = 0
         try:
             for start in blocks:
