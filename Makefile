@@ -56,7 +56,7 @@ $(STAMP_LAB): $(STAMP) pyproject.toml
 lab: setup-lab
 	$(VENV)/bin/jupyter lab --no-browser --ip 127.0.0.1 --port $(LAB_PORT) \
 		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks \
-		--MultiKernelManager.default_kernel_name=$(KERNEL)
+		--MultiKernelManager.default_kernel_name=$(KERNEL) $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 run: setup
 	$(VENV)/bin/citerag run --params $(PARAMS) $(if $(RUN_NAME),--run-name $(RUN_NAME),)
