@@ -100,7 +100,7 @@ def test_sweep_reuses_stages_records_failures_resumes_and_reports(built, tmp_pat
     first = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=1200)
     assert first.returncode == 1, first.stderr  # failures make the exit code non-zero
     assert "2 ran, 0 already done, 2 failed" in first.stdout
-    assert "ablate sweep: 100%" in first.stderr  # the progress bar over variants
+    assert "ablate sweep: 4/4 variant" in first.stderr and "\r" not in first.stderr  # plain progress in a log
     ok = ["rrf_k0=30,questions=data_nist-pqc_eval_questions.jsonl", "rrf_k0=60,questions=data_nist-pqc_eval_questions.jsonl"]
     for name in ok:
         assert variant_done(out / name)
@@ -116,7 +116,13 @@ def test_sweep_reuses_stages_records_failures_resumes_and_reports(built, tmp_pat
     assert failed["status"] == "failed" and "missing.jsonl" in failed["error"]
 
     md = (out / "report.md").read_text()
-    assert md.count("| rrf_k0=") == 4 and "## Failed variants" in md and "missing.jsonl" in md
+    # 4 metric rows, 2 interval rows (the variants that finished), 1 paired row (against the base)
+    assert md.count("| rrf_k0=") == 7 and "## Failed variants" in md and "missing.jsonl" in md
+    # intervals with n, the paired test against the base variant (the base params' own values), the diff
+    assert "## With 95 % bootstrap intervals" in md and "nist-pqc: mrr@8 (n=60)" in md
+    base = "rrf_k0=60,questions=data_nist-pqc_eval_questions.jsonl"
+    assert f"| variant vs {base} |" in md and ("(within noise)" in md or "(differs)" in md)
+    assert "## Questions changed: rrf_k0=30,questions=data_nist-pqc_eval_questions.jsonl vs base" in md
     assert (out / "report_files" / "refusal_tradeoff.png").is_file()
     html = (out / "report.html").read_text()
     assert "load_runs" not in html and "data:image/png;base64" in html  # code hidden, images inline

@@ -110,3 +110,28 @@ def test_a_stage_appears_in_place_only_when_finished(tmp_path):
     assert art.read_manifest(folder) == {"stage": "chunk"}
     assert (folder / "chunks.jsonl").read_text() == "{}\n"
     assert folder not in art._LOCKS                  # finish released the stage lock
+
+
+def test_an_unreadable_manifest_document_is_reported_and_the_rest_built(tmp_path):
+    """A document the manifest lists with the right sha256 that still cannot be read (damaged, or a
+    manifest written by hand) is reported with its reason, exit 3, and the rest serve."""
+    import hashlib
+
+    import yaml
+
+    root = pdf_project(tmp_path / "p", "pdfs", {"alpha.pdf": DOCS["alpha.pdf"]})
+    assert _cli(root, "corpus", "init", "pdfs", "--name", "parts").returncode == 0
+    bad = root / "pdfs" / "damaged.pdf"
+    bad.write_bytes(b"%PDF-1.7\n1 0 obj broken beyond repair")
+    manifest = root / "data" / "parts" / "corpus.yaml"
+    data = yaml.safe_load(manifest.read_text())
+    data["documents"].append({"doc_id": "damaged", "file": "damaged.pdf", "title": "Damaged", "pages": 1,
+                              "sha256": hashlib.sha256(bad.read_bytes()).hexdigest()})
+    manifest.write_text(yaml.safe_dump(data, sort_keys=False))
+    proc = _cli(root, "index", "--params", "params/parts.yaml", "--quiet")
+    assert proc.returncode == 3, proc.stderr[-3000:]
+    assert "left out damaged.pdf: corrupt" in proc.stderr and "Traceback" not in proc.stderr
+    ingest = _stages(proc.stdout)["ingest"][1]
+    assert ingest["documents"] == 1 and ingest["skipped"] == 1 and ingest["left_out"] == 0
+    row, err = _ask(root, "Which port does the alpha daemon listen on?")
+    assert "damaged.pdf (corrupt)" in err and "7311" in row["answer"]

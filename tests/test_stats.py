@@ -41,8 +41,15 @@ def test_paired_tests_separate_one_flip_from_a_real_change():
     t = stats.paired(base, many, "answers.must_contain")
     assert t.changed == 20 and not t.noise and t.p < 0.001 and t.diff > 0.3
     assert "differs" in t.label()
-    rr = stats.paired(base, many, "retrieval.mrr@8")           # graded: paired bootstrap of differences
-    assert rr.test == "paired-bootstrap" and rr.lo > 0 and not rr.noise
+    rr = stats.paired(base, many, "retrieval.mrr@8")           # graded: sign-flip permutation test
+    assert rr.test == "sign-flip permutation" and rr.lo > 0 and not rr.noise and rr.p < 0.001
+    few = _rows([True] * 30 + [False] * 30)
+    for r in few[30:33]:                                       # three questions rank higher, none lower
+        r["retrieval_first_relevant_rank"] = 1
+    t = stats.paired(base, few, "retrieval.mrr@8")
+    assert t.changed == 3 and t.lo >= 0 and t.p == 0.25 and t.noise   # exact: 2 of 8 sign patterns
+    few[30]["retrieval_first_relevant_rank"] = few[31]["retrieval_first_relevant_rank"] = 5
+    assert stats.paired(base, few, "retrieval.mrr@8").p == 1.0      # a single changed question
 
 
 def test_diff_lists_changed_questions_most_impact_first():

@@ -106,7 +106,8 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def _partial_status(ingest) -> int:
-    """Exit 3 when the build had to leave documents out (each named on stderr), else 0."""
+    """Exit 3 when the build had to leave documents out, missing, changed or unreadable (each named
+    on stderr with its reason), else 0."""
     from citerag.build.pipeline import left_out
 
     gone = left_out(ingest)

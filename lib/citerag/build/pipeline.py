@@ -234,10 +234,11 @@ def _write_partial_pointer(params: Params, complete: str, partial: StageResult) 
 
 
 def left_out(result: StageResult) -> list[dict]:
-    """The documents a (partial) ingest artifact left out, with reasons; [] when complete."""
-    if not result.counts.get("left_out"):
+    """The documents a build could not index, with reasons: unavailable (missing, or bytes differ
+    from the manifest) and unreadable (corrupt, encrypted, empty, not a PDF); [] when complete."""
+    if not (result.counts.get("left_out") or result.counts.get("skipped")):
         return []
-    return [r for r in load_ingest_report(result) if r["status"] == "unavailable"]
+    return [r for r in load_ingest_report(result) if r["status"] != "ok"]
 
 
 def load_pages(result: StageResult) -> list[PageRecord]:

@@ -104,6 +104,38 @@ def load_per_question(ablation_dir: str | Path, df: pd.DataFrame) -> dict[str, l
     return out
 
 
+def base_variant(spec: dict, df: pd.DataFrame) -> str | None:
+    """The variant every other is compared with: the one whose swept values are the base params'
+    own (rrf_k0=60 in a sweep over default params), else the first in grid order."""
+    from citerag.core.params import load_params
+    from citerag.core.paths import resolve
+
+    if df.empty:
+        return None
+    try:
+        base = load_params(resolve(spec["base"])).to_dict()
+    except Exception:  # the base file moved since the sweep ran: compare with the first variant
+        return str(df["variant"].iloc[0])
+
+    def value(dotted: str):
+        node = base
+        for part in dotted.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        return node
+
+    for _, row in df.iterrows():
+        if all(str(row[k]) == str(value(k)) or _same_number(row[k], value(k)) for k in spec["grid"]):
+            return str(row["variant"])
+    return str(df["variant"].iloc[0])
+
+
+def _same_number(a, b) -> bool:
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return False
+
+
 def _corpora(rows: list[dict]) -> list[str]:
     return list(dict.fromkeys(str(r.get("corpus", "")) for r in rows))
 
@@ -147,11 +179,24 @@ def paired_table(per_q: dict[str, list[dict]], base: str | None) -> pd.DataFrame
     return table
 
 
-def changed_questions(per_q: dict[str, list[dict]], base: str | None, limit: int = 15) -> dict[str, pd.DataFrame]:
-    """variant → its questions that changed against the base, most impact first."""
+def changed_questions(per_q: dict[str, list[dict]], base: str | None, limit: int = 15
+                      ) -> dict[str, tuple[int, pd.DataFrame]]:
+    """variant → (how many questions changed against the base, the `limit` with most impact)."""
     if not base or base not in per_q:
         return {}
-    return {v: diff_table(diff_rows(per_q[base], rows), limit) for v, rows in per_q.items() if v != base}
+    out = {}
+    for v, rows in per_q.items():
+        if v != base:
+            changed = diff_rows(per_q[base], rows)
+            out[v] = (len(changed), diff_table(changed, limit).set_index("qid"))
+    return out
+
+
+def show_options() -> None:
+    """Tables in full: every column (pandas elides the middle of wide tables otherwise) and the
+    change descriptions unclipped; the HTML export scrolls them inside their own box."""
+    pd.set_option("display.max_columns", None)
+    pd.set_option("display.max_colwidth", 160)
 
 
 def metric_table(df: pd.DataFrame, spec: dict) -> pd.DataFrame:
@@ -186,6 +231,13 @@ def _errors(per_q: dict[str, list[dict]], variants: list[str], label: str) -> li
     return [lows, highs]
 
 
+def _sample_sizes(per_q: dict[str, list[dict]]) -> dict[str, int]:
+    """label → questions behind the plain-key (own corpus) figure, from any variant's rows."""
+    rows = next(iter(per_q.values()), [])
+    own = [r for r in rows if str(r.get("corpus", "")) == (_corpora(rows) or [""])[0]]
+    return {lab: len(stats.values(own, key)) for key, lab in REPORT_METRICS if key in stats.METRICS and own}
+
+
 def plot_metrics(df: pd.DataFrame, spec: dict, per_q: dict[str, list[dict]] | None = None):
     """Each metric against the swept param (one line per combination of the other grid keys), with
     95 % bootstrap intervals as error bars; rates on a fixed 0–1 axis, so noise is not drawn as a
@@ -193,6 +245,7 @@ def plot_metrics(df: pd.DataFrame, spec: dict, per_q: dict[str, list[dict]] | No
     import matplotlib.pyplot as plt
 
     per_q = per_q or {}
+    n_by_label = _sample_sizes(per_q)
     x = x_key(spec)
     others = [k for k in spec["grid"] if k != x]
     labels = [label for _, label in REPORT_METRICS]
@@ -209,7 +262,9 @@ def plot_metrics(df: pd.DataFrame, spec: dict, per_q: dict[str, list[dict]] | No
             ax.errorbar([str(v) for v in g[x]], g[label], yerr=err, marker="o", capsize=3, label=name)
         if _is_rate(label):
             ax.set_ylim(0, 1.02)
-        ax.set_title(label, fontsize=9)
+        else:
+            ax.set_ylim(bottom=0)  # times and counts from zero: a 10 ms wobble is not a cliff
+        ax.set_title(label + (f" (n={n_by_label[label]})" if label in n_by_label else ""), fontsize=9)
         ax.set_xlabel(x.split(".")[-1], fontsize=8)
         ax.tick_params(labelsize=7)
     for ax in list(axes.flat)[len(labels):]:
@@ -234,7 +289,7 @@ def plot_tradeoff(df: pd.DataFrame, spec: dict):
     fig, ax = plt.subplots(figsize=(6, 4.2))
     d = df.dropna(subset=["answerable refused", "unanswerable refused"])
     groups = d.groupby(others, sort=True) if others else [((), d)]
-    labelled: set[tuple[float, float]] = set()
+    at: dict[tuple[float, float], list[str]] = {}
     for key, g in groups:
         g = g.sort_values(x, key=_sort_key)
         name = ", ".join(f"{k.split('.')[-1]}={v}" for k, v in zip(others, key if isinstance(key, tuple) else (key,),
@@ -242,9 +297,10 @@ def plot_tradeoff(df: pd.DataFrame, spec: dict):
         ax.plot(g["answerable refused"], g["unanswerable refused"], marker="o", label=name, alpha=0.8)
         for _, r in g.iterrows():
             point = (round(r["answerable refused"], 4), round(r["unanswerable refused"], 4))
-            if point not in labelled:  # identical points (curves that coincide) are labelled once
-                labelled.add(point)
-                ax.annotate(str(r[x]), point, fontsize=7, xytext=(4, -10), textcoords="offset points")
+            if str(r[x]) not in at.setdefault(point, []):
+                at[point].append(str(r[x]))
+    for point, values in at.items():  # coinciding variants share one label: "30, 60, 100"
+        ax.annotate(", ".join(values), point, fontsize=7, xytext=(4, -10), textcoords="offset points")
     ax.set_xlabel("answerable questions wrongly refused")
     ax.set_ylabel("unanswerable questions refused")
     # Fixed 0–1 axes: a sweep whose points coincide shows as one point, not as a blown-up jitter.
@@ -281,9 +337,9 @@ def write_markdown(folder: str | Path, spec: dict, table: pd.DataFrame, figures:
         parts += ["## With 95 % bootstrap intervals (n questions)", "", markdown_table(intervals), ""]
     if versus_base is not None and len(versus_base):
         parts += ["## Against the base variant (paired, same questions)", "", markdown_table(versus_base), ""]
-    for variant, t in (changed or {}).items():
-        parts += [f"## Questions changed: {variant} vs base", "",
-                  markdown_table(t.set_index("qid")) if len(t) else "none", ""]
+    for variant, (n, t) in (changed or {}).items():
+        parts += [f"## Questions changed: {variant} vs base ({n}; {len(t)} with most impact shown)", "",
+                  markdown_table(t) if len(t) else "none", ""]
     parts += ["## Failed variants", ""]
     parts += ([f"- `{r.variant}`: {r.error}" for r in failures.itertuples()] or ["none"])
     for name, fig in figures.items():
