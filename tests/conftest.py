@@ -80,6 +80,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_until_up(url: str, proc: subprocess.Popen, what: str, timeout_s: float = 120, log: Path | None = None,
+                  headers: dict | None = None) -> None:
+    """Poll `url` until it answers; fail naming `what` (and the tail of its log) when the process
+    exits or the time is up."""
+    deadline = time.time() + timeout_s
+    while True:
+        try:
+            urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=2).read()
+            return
+        except OSError:
+            if proc.poll() is not None or time.time() > deadline:
+                tail = log.read_text()[-2000:] if log is not None and log.is_file() else ""
+                raise RuntimeError(f"{what} did not start. {tail}") from None
+            time.sleep(0.3)
+
+
 @contextlib.contextmanager
 def serve_smollm2():
     """llama_cpp.server with SmolLM2-135M on a free loopback port; yields its /v1 URL."""
@@ -93,15 +109,7 @@ def serve_smollm2():
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
     url = f"http://127.0.0.1:{port}/v1"
     try:
-        deadline = time.time() + 120
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/models", timeout=2).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("llama_cpp.server did not start") from None
-                time.sleep(0.5)
+        wait_until_up(f"{url}/models", proc, "llama_cpp.server")
         yield url
     finally:
         proc.terminate()

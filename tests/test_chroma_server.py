@@ -6,12 +6,10 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, free_port
+from conftest import ROOT, free_port, wait_until_up
 
 pytestmark = pytest.mark.corpus
 
@@ -26,15 +24,7 @@ def chroma_server(tmp_path_factory):
     proc = subprocess.Popen([exe, "run", "--path", str(folder / "data"), "--host", "127.0.0.1", "--port", str(port)],
                             stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=2).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.time() > deadline:
-                    pytest.fail("chroma run did not start: " + (folder / "server.log").read_text()[-2000:])
-                time.sleep(0.3)
+        wait_until_up(f"http://127.0.0.1:{port}/api/v2/heartbeat", proc, "chroma run", 60, folder / "server.log")
         yield port
     finally:
         proc.terminate()

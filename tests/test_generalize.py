@@ -115,6 +115,44 @@ def test_asked_thing_the_evidence_never_mentions_is_refused(agents, corpus, ques
     assert any(thing in n for n in r.answer.notes)
 
 
+def test_the_asked_event_is_read_from_the_question_and_found_in_any_form():
+    from citerag.answer.asked import asked_actions
+    from citerag.text.inflect import says_word
+
+    assert asked_actions("Who chaired the panel?") == ("chaired",)
+    assert asked_actions("When will X be withdrawn as a standard?") == ("withdrawn",)
+    assert asked_actions("How many languages has the guide been translated into?") == ("translated",)
+    assert asked_actions("Which distribution was Tool originally developed on?") == ("developed",)
+    assert asked_actions("Which release added SVG output?") == ("added",)
+    # requirements under a modal are paraphrased by the documents, not events: no check
+    assert asked_actions("Which values may be kept instead of destroyed?") == ()
+    assert asked_actions("What does X use for hashing?") == () == asked_actions("Which hash-based schemes exist?")
+    assert says_word("wrote", "the mode, written by P. G.") and says_word("won", "who wins")
+    assert says_word("translated", "a translation exists") and says_word("reused", "never used twice")
+    assert not says_word("chaired", "the team met in March") and not says_word("withdrawn", "drawn with a pen")
+
+
+@pytest.mark.parametrize("corpus,question,verb", [
+    ("default", "Who audited the ML-KEM reference implementation?", "audited"),
+    ("tech-manuals", "Who endorsed the Platypus layout engine of ReportLab?", "endorsed"),
+])
+def test_an_event_the_evidence_never_mentions_is_refused(agents, corpus, question, verb):
+    """Who did it, when, which release: evidence on the subject that never mentions the event says none."""
+    r = ask(agents, corpus, question)
+    assert r.answer.refused and r.refusal_reason == "focus_not_stated", r.answer.answer
+    assert any(verb in n for n in r.answer.notes)
+
+
+@pytest.mark.parametrize("corpus,question,needs", [
+    ("default", "Who develops FIPS publications?", "National Institute"),
+    ("tech-manuals", "Who wrote the Gri editing mode for Emacs?", "written by Peter"),
+])
+def test_an_event_the_evidence_states_in_another_form_is_answered(agents, corpus, question, needs):
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused, r.answer.notes
+    assert needs in r.answer.answer
+
+
 @pytest.mark.parametrize("corpus,question", [
     ("default", "Walk me through ML-KEM key generation."),
     ("tech-manuals", "Explain how Gri draws a linegraph."),

@@ -18,7 +18,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, free_port
+from conftest import ROOT, free_port, wait_until_up
 
 pytest.importorskip("jupyterlab", reason="`make test` installs the lab extra")
 
@@ -75,15 +75,8 @@ def test_jupyterlab_serves_the_notebooks_and_runs_the_citerag_kernel(tmp_path):
     base = f"http://127.0.0.1:{port}"
     kernel_id = None
     try:
-        deadline = time.time() + 90
-        while True:
-            try:
-                _api(base, token, "/api/status")
-                break
-            except OSError:
-                if proc.poll() is not None or time.time() > deadline:
-                    pytest.fail("jupyter lab did not start: " + (tmp_path / "lab.log").read_text()[-2000:])
-                time.sleep(0.5)
+        wait_until_up(f"{base}/api/status", proc, "jupyter lab", 90, tmp_path / "lab.log",
+                      {"Authorization": f"token {token}"})
         with pytest.raises(urllib.error.HTTPError):  # the token is required
             urllib.request.urlopen(f"{base}/api/contents/notebooks", timeout=10)
         status, listing = _api(base, token, "/api/contents/notebooks")

@@ -12,13 +12,14 @@ import re
 from dataclasses import dataclass, field
 
 from citerag.answer.abstain import AbstainModel, features
-from citerag.answer.asked import asked, asked_heads, focus_terms, head_stated, split_parts
+from citerag.answer.asked import action_stated, asked, asked_actions, asked_heads, focus_terms, head_stated, split_parts
 from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys, strip_citations
 from citerag.answer.conflicts import find_conflicts
 from citerag.answer.evidence import Evidence, support_score
 from citerag.answer.extractive import Draft, compose
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
+from citerag.text.inflect import ENDINGS, bases
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import STOPWORDS, token_set, tokenize
@@ -44,38 +45,18 @@ def refusal(question: str, reason: str, backend: str, notes: list[str] | None = 
     return Answer(question, REFUSAL, True, reason, [], [], backend, notes or [])
 
 
-def _bases(low: str) -> set[str]:
-    """The word and the bases its plural or inflected form may come from, by its actual ending
-    ("suffixes" → suffix, "libraries" → library, "disallowing" → disallow, "encoded" → encode)."""
-    forms = {low}
-    if low.endswith("ies"):
-        forms.add(low[:-3] + "y")
-    if low.endswith("es"):
-        forms.add(low[:-2])
-    if low.endswith("s") and not low.endswith("ss"):
-        forms.add(low[:-1])
-    if low.endswith("ed"):
-        forms |= {low[:-2], low[:-1], low[:-3] if low[-3:-2] == low[-4:-3] else low[:-2]}
-    if low.endswith("ing"):
-        forms |= {low[:-3], low[:-3] + "e", low[:-4] if low[-4:-3] == low[-5:-4] else low[:-3]}
-    return {f for f in forms if len(f) >= 3}
-
-
 def _ordinary(low: str, common_words: frozenset[str]) -> bool:
     """An ordinary English word, also in a plural or inflected form ("suffixes", "libraries").
-    Looser than `_bases` on purpose: a word wrongly taken as ordinary is only not refused."""
-    forms = _bases(low) | {low[:-1], low[:-2], low[:-3], low[:-3] + "y"}
+    Looser than `bases` on purpose: a word wrongly taken as ordinary is only not refused."""
+    forms = bases(low) | {low[:-1], low[:-2], low[:-3], low[:-3] + "y"}
     return any(f in common_words for f in forms if len(f) >= 3)
-
-
-_ENDINGS = ("", "s", "es", "ed", "d", "ing")
 
 
 def _in_corpus(word: str, vocab: set[str]) -> bool:
     """The corpus writes the word in some inflection: "disallowing" is known from "disallowed"."""
     if token_set(word) & vocab:
         return True
-    return any(b + e in vocab for b in _bases(word.lower()) - {word.lower()} for e in _ENDINGS)
+    return any(b + e in vocab for b in bases(word.lower()) - {word.lower()} for e in ENDINGS)
 
 
 def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:
@@ -135,7 +116,7 @@ def _only_valid_keys(s: SentenceCheck) -> str:
     return out
 
 
-def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "") -> list[str]:
+def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "", actions: bool = True) -> list[str]:
     """Focus terms of the question (numbers, quoted strings, numbered identifiers) that no cited
     evidence states, and the thing it asks for ("what license fee …") when the cited evidence
     never mentions it: an answer about something else that merely shares the topic."""
@@ -144,14 +125,16 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
     compact = re.sub(r"\s+", "", text)
     missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions)
                if f.lower() not in text and re.sub(r"\s+", "", f.lower()) not in compact]
-    return missing + unstated_heads(qa.text, raw, answer_text)
+    return missing + unstated_heads(qa.text, raw, answer_text, actions)
 
 
-def unstated_heads(question: str, evidence_text: str, answer_text: str) -> list[str]:
-    """The asked things ("what license fee …" → fee) the evidence never mentions. In a multi-part
-    question they count only when no part's asked thing is stated: a part the documents do not
-    state is reported by the composer, and the other parts still deserve their answer."""
+def unstated_heads(question: str, evidence_text: str, answer_text: str, actions: bool = True) -> list[str]:
+    """The asked things ("what license fee …" → fee) and, with `actions`, the asked events ("who
+    chaired …" → chaired) the evidence never mentions. In a multi-part question they count only
+    when no part's asked thing is stated: a part the documents do not state is reported by the
+    composer, and the other parts still deserve their answer."""
     per_part = [[h.word for h in asked_heads(p) if not head_stated(h, evidence_text, answer_text)]
+                + ([v for v in asked_actions(p) if not action_stated(v, evidence_text, answer_text)] if actions else [])
                 for p in split_parts(question)]
     if len(per_part) > 1 and not all(per_part):
         return []
@@ -220,7 +203,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
     ans.decision = decision
     if params.refuse_missing_focus:
         cited = [e for e in evidence if e.key in {c["key"] for c in ans.citations}]
-        missing = missing_focus(qa, cited, ans.answer)
+        missing = missing_focus(qa, cited, ans.answer, params.refuse_missing_action)
         if missing:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision)

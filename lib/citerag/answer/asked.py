@@ -18,6 +18,11 @@ corpus vocabulary: the shapes are those of English questions.
   license *fee* …", "how much *energy* …"). Evidence about the same topic that
   never mentions that thing is a related text, not the answer. A head that
   names a type ("what *date*", "what *size*") is checked by that type's cue.
+- **Asked action.** The event a question is about: "who *chaired* …", "when
+  will X be *withdrawn*", "has the manual been *translated* …", "was X
+  originally *developed* on", "which release *added* …". Evidence about the
+  same subject that never mentions the event (in any form: "translation",
+  "written") does not say who, when or which.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from citerag.text.inflect import IRREGULAR, says_word
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.tokenize import STOPWORDS, stem, token_set
 
@@ -196,6 +202,57 @@ def asked_heads(question: str) -> tuple[Head, ...]:
         if stem(head.lower()) not in _EMPTY_HEADS:  # "unit" as well as "units"
             out.append(Head(head, _TYPED_HEADS.get(head.lower(), "")))
     return tuple(out)
+
+
+_QWORD = re.compile(r"[A-Za-z][\w'-]*")
+_BE_FORMS = frozenset("be been being".split())
+# A requirement ("which values may be kept", "why must y not be reused") is a predicate the documents
+# paraphrase ("may be stored"), not an event asked about ("when will X be withdrawn").
+_DEONTIC = frozenset("may must should can could might shall".split())
+_PAST_BE = frozenset("was were".split())
+_WH_WORDS = frozenset("what which who whom whose when where why how".split())
+
+
+def _past(low: str) -> bool:
+    """A past form of a verb: "-ed" ("chaired", "translated"; not "hash-based") or irregular."""
+    return low in IRREGULAR or (low.endswith("ed") and len(low) >= 5 and "-" not in low and low not in STOPWORDS)
+
+
+def asked_actions(question: str) -> tuple[str, ...]:
+    """The verbs naming the event a question asks about (see the module doc): the verb of a
+    "who …" subject question; a past participle after "be/been/being", or ending a "was/were X …"
+    passive; a past verb ending a "which/what X" phrase with no auxiliary. Present-tense verbs of
+    do-questions ("what does X use") are not events and are left out."""
+    words = [w.strip("?,.;:!") for w in _QWORD.findall(question)]
+    lows = [w.lower() for w in words]
+    out: list[str] = []
+    if len(lows) >= 2 and lows[0] == "who" and lows[1] not in _AUX and lows[1] not in STOPWORDS:
+        out.append(lows[1])                                   # who chaired / wrote / maintains
+    for i, w in enumerate(lows):
+        if w in _BE_FORMS and i + 1 < len(lows) and _past(lows[i + 1]):
+            modal = next((lows[j] for j in range(i - 1, -1, -1) if lows[j] in _AUX), "")
+            if modal not in _DEONTIC:
+                out.append(lows[i + 1])                       # will X be withdrawn, has X been translated
+        elif w in _PAST_BE and i > 0:                         # was Gri (originally) developed on
+            for j in range(i + 2, min(i + 6, len(lows))):
+                if _past(lows[j]) and not words[j][:1].isupper():
+                    out.append(lows[j])
+                    break
+                if lows[j] in _AUX:
+                    break
+        elif w in ("which", "what") and i + 1 < len(lows):    # which release added / version introduced
+            for j in range(i + 1, min(i + 5, len(lows))):
+                if lows[j] in _AUX or lows[j] in _WH_WORDS:
+                    break
+                if j > i + 1 and _past(lows[j]) and lows[j - 1] not in STOPWORDS:
+                    out.append(lows[j])
+                    break
+    return tuple(dict.fromkeys(out))
+
+
+def action_stated(verb: str, evidence_text: str, answer_text: str) -> bool:
+    """Does the evidence (or the answer) mention the asked event in some form?"""
+    return says_word(verb, f"{_CAMEL.sub(' ', evidence_text)} {answer_text}")
 
 
 def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:

@@ -208,6 +208,9 @@ class AnswerParams(_Section):
     # Refuse when the cited evidence never states a number, quoted string or numbered identifier
     # the question names (answer/asked.py: focus).
     refuse_missing_focus: bool = True
+    # ... and when it never mentions the event the question asks about ("who chaired …", "when will
+    # X be withdrawn": answer/asked.py, asked actions).
+    refuse_missing_action: bool = True
     # Say so, and cite both, when another evidence unit about the same thing gives the asked
     # quantity a different value (answer/conflicts.py).
     flag_conflicts: bool = True

@@ -1,0 +1,68 @@
+"""English inflection, enough to tell whether a text says a word in another form.
+
+"disallowing" is said by "disallowed", "translated" by "translation", "wrote" by "written": the
+checks that a corpus, or a cited passage, states a word of the question must not miss a form the
+question happens not to use. Plain English morphology, no corpus vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+
+ENDINGS = ("", "s", "es", "ed", "d", "ing")
+
+# Irregular past forms → the base verb (the common ones a question asks with).
+IRREGULAR = {
+    "wrote": "write", "written": "write", "won": "win", "chose": "choose", "chosen": "choose", "began": "begin",
+    "begun": "begin", "drew": "draw", "drawn": "draw", "grew": "grow", "grown": "grow", "took": "take",
+    "taken": "take", "gave": "give", "given": "give", "made": "make", "built": "build", "sold": "sell",
+    "bought": "buy", "led": "lead", "met": "meet", "paid": "pay", "sent": "send", "spent": "spend",
+    "found": "find", "held": "hold", "kept": "keep", "left": "leave", "lost": "lose", "ran": "run",
+    "said": "say", "saw": "see", "seen": "see", "told": "tell", "thought": "think", "withdrew": "withdraw",
+    "withdrawn": "withdraw", "broke": "break", "broken": "break", "fell": "fall", "fallen": "fall",
+    "rose": "rise", "risen": "rise", "came": "come", "went": "go", "gone": "go", "knew": "know",
+    "known": "know", "shown": "show", "hid": "hide", "hidden": "hide", "brought": "bring", "caught": "catch",
+    "taught": "teach", "fought": "fight", "froze": "freeze", "frozen": "freeze", "shook": "shake",
+    "stole": "steal", "stolen": "steal", "forgot": "forget", "forgotten": "forget", "rewrote": "rewrite",
+    "rewritten": "rewrite", "undertook": "undertake", "overtook": "overtake", "understood": "understand",
+}
+
+
+def bases(low: str) -> set[str]:
+    """The word and the bases its plural or inflected form may come from, by its actual ending
+    ("suffixes" → suffix, "libraries" → library, "disallowing" → disallow, "encoded" → encode)."""
+    forms = {low}
+    if low in IRREGULAR:
+        forms.add(IRREGULAR[low])
+    if low.endswith("ies"):
+        forms.add(low[:-3] + "y")
+    if low.endswith("es"):
+        forms.add(low[:-2])
+    if low.endswith("s") and not low.endswith("ss"):
+        forms.add(low[:-1])
+    if low.endswith("ed"):
+        forms |= {low[:-2], low[:-1], low[:-3] if low[-3:-2] == low[-4:-3] else low[:-2]}
+    if low.endswith("ied"):
+        forms.add(low[:-3] + "y")
+    if low.endswith("ing"):
+        forms |= {low[:-3], low[:-3] + "e", low[:-4] if low[-4:-3] == low[-5:-4] else low[:-3]}
+    return {f for f in forms if len(f) >= 3}
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def says_word(word: str, text: str) -> bool:
+    """Does `text` say `word` in some form: an inflection ("chaired" → chairs, chair), an irregular
+    form ("wrote" → written), a derivation of a base of five letters or more ("translated" →
+    translation, "developed" → development), or the verb without its "re-" ("reused" → used)?"""
+    low = word.lower()
+    if low.startswith("re") and len(low) >= 6:  # "reused" is said by "used", "rewritten" by "written"
+        low = low[2:]
+    roots = bases(low) | {IRREGULAR.get(b, b) for b in bases(low)}
+    irregular_forms = {f for f, base in IRREGULAR.items() if base in roots}
+    stems = {r[:-1] if r.endswith("e") else r for r in roots if len(r) >= 5}
+    for w in set(_WORD.findall(text.lower())):
+        if w in irregular_forms or bases(w) & roots or any(w.startswith(s) for s in stems):
+            return True
+    return False
