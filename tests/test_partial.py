@@ -1,9 +1,11 @@
-"""Partial corpora and private builds: a document that is missing or whose bytes differ from the
-manifest is left out with its reason while the rest build (exit 3); once it is back, the complete
-index is built and served. Stage folders appear in place only when finished."""
+"""Partial corpora and private builds: a document that is missing, whose bytes differ from the
+manifest, or that cannot be read is left out with its reason while the rest build (exit 3); once a
+missing one is back, the complete index is built and served. Stage folders appear in place only
+when finished."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -11,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import yaml
 from citerag.core import artifacts as art
 from conftest import pdf_project, write_pdf
 
@@ -37,12 +40,12 @@ def _stages(stdout: str) -> dict[str, tuple[str, dict]]:
     return out
 
 
-def _ask(root: Path, question: str) -> tuple[dict, str]:
+def _ask(root: Path, *questions: str) -> tuple[list[dict], str]:
     q, out = root / "q.jsonl", root / "out.jsonl"
-    q.write_text(json.dumps({"qid": 1, "question": question}) + "\n")
+    q.write_text("".join(json.dumps({"qid": i, "question": x}) + "\n" for i, x in enumerate(questions)))
     proc = _cli(root, "ask", "--params", "params/parts.yaml", "--questions", str(q), "--out", str(out))
     assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(out.read_text()), proc.stderr
+    return [json.loads(line) for line in out.read_text().splitlines()], proc.stderr
 
 
 def test_a_partial_corpus_builds_the_rest_then_completes(tmp_path):
@@ -68,11 +71,11 @@ def test_a_partial_corpus_builds_the_rest_then_completes(tmp_path):
         "alpha.pdf": "ok", "beta.pdf": "unavailable", "gamma.pdf": "unavailable"}
 
     # Serving opens the partial index, says what it lacks, and answers from the rest.
-    row, err = _ask(root, "Which port does the alpha daemon listen on?")
+    (port, queue), err = _ask(root, "Which port does the alpha daemon listen on?",
+                              "How many messages does the beta queue hold?")
     assert "partial index, 2 document(s) left out" in err
-    assert not row["refused"] and "7311" in row["answer"]
-    row, _ = _ask(root, "How many messages does the beta queue hold?")
-    assert "4096" not in row["answer"]
+    assert not port["refused"] and "7311" in port["answer"]
+    assert "4096" not in queue["answer"]
 
     # The same partial build again is reused (and still exits 3).
     again = _cli(root, "index", "--params", "params/parts.yaml", "--quiet")
@@ -86,9 +89,26 @@ def test_a_partial_corpus_builds_the_rest_then_completes(tmp_path):
     ingest = _stages(done.stdout)["ingest"]
     assert ingest[0] == "built" and ingest[1]["documents"] == 3 and ingest[1]["left_out"] == 0
     assert ingest[1]["extracted"] == 2 and ingest[1]["page_cache_hits"] == 1
-    row, err = _ask(root, "How many messages does the beta queue hold?")
+    (row,), err = _ask(root, "How many messages does the beta queue hold?")
     assert "partial index" not in err
     assert not row["refused"] and "4096" in row["answer"]
+
+    # A document listed with the right sha256 that still cannot be read (damaged, or a manifest
+    # written by hand) is reported with its reason, exit 3, and the rest serve.
+    bad = root / "pdfs" / "damaged.pdf"
+    bad.write_bytes(b"%PDF-1.7\n1 0 obj broken beyond repair")
+    manifest = root / "data" / "parts" / "corpus.yaml"
+    data = yaml.safe_load(manifest.read_text())
+    data["documents"].append({"doc_id": "damaged", "file": "damaged.pdf", "title": "Damaged", "pages": 1,
+                              "sha256": hashlib.sha256(bad.read_bytes()).hexdigest()})
+    manifest.write_text(yaml.safe_dump(data, sort_keys=False))
+    proc = _cli(root, "index", "--params", "params/parts.yaml", "--quiet")
+    assert proc.returncode == 3, proc.stderr[-3000:]
+    assert "left out damaged.pdf: corrupt" in proc.stderr and "Traceback" not in proc.stderr
+    ingest = _stages(proc.stdout)["ingest"][1]
+    assert ingest["documents"] == 3 and ingest["skipped"] == 1 and ingest["left_out"] == 0
+    (row,), err = _ask(root, "Which port does the alpha daemon listen on?")
+    assert "damaged.pdf (corrupt)" in err and "7311" in row["answer"]
 
 
 def test_a_stage_appears_in_place_only_when_finished(tmp_path):
@@ -111,27 +131,3 @@ def test_a_stage_appears_in_place_only_when_finished(tmp_path):
     assert (folder / "chunks.jsonl").read_text() == "{}\n"
     assert folder not in art._LOCKS                  # finish released the stage lock
 
-
-def test_an_unreadable_manifest_document_is_reported_and_the_rest_built(tmp_path):
-    """A document the manifest lists with the right sha256 that still cannot be read (damaged, or a
-    manifest written by hand) is reported with its reason, exit 3, and the rest serve."""
-    import hashlib
-
-    import yaml
-
-    root = pdf_project(tmp_path / "p", "pdfs", {"alpha.pdf": DOCS["alpha.pdf"]})
-    assert _cli(root, "corpus", "init", "pdfs", "--name", "parts").returncode == 0
-    bad = root / "pdfs" / "damaged.pdf"
-    bad.write_bytes(b"%PDF-1.7\n1 0 obj broken beyond repair")
-    manifest = root / "data" / "parts" / "corpus.yaml"
-    data = yaml.safe_load(manifest.read_text())
-    data["documents"].append({"doc_id": "damaged", "file": "damaged.pdf", "title": "Damaged", "pages": 1,
-                              "sha256": hashlib.sha256(bad.read_bytes()).hexdigest()})
-    manifest.write_text(yaml.safe_dump(data, sort_keys=False))
-    proc = _cli(root, "index", "--params", "params/parts.yaml", "--quiet")
-    assert proc.returncode == 3, proc.stderr[-3000:]
-    assert "left out damaged.pdf: corrupt" in proc.stderr and "Traceback" not in proc.stderr
-    ingest = _stages(proc.stdout)["ingest"][1]
-    assert ingest["documents"] == 1 and ingest["skipped"] == 1 and ingest["left_out"] == 0
-    row, err = _ask(root, "Which port does the alpha daemon listen on?")
-    assert "damaged.pdf (corrupt)" in err and "7311" in row["answer"]
