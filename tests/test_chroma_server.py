@@ -64,3 +64,57 @@ def test_a_chroma_server_index_ranks_the_dev_set_like_the_embedded_one(built, co
         for a, b in pairs:
             assert [h.chunk_id for h in a.search(it.question).hits] == \
                 [h.chunk_id for h in b.search(it.question).hits], it.qid
+
+
+def test_the_auth_header_comes_from_its_variable_and_reaches_the_server(chroma_server, monkeypatch):
+    """`index.http.auth_env` names the variable holding the header's value (never the params): the
+    header reaches the server on every request, and an unset variable is a clear error."""
+    import json
+    import threading
+    import urllib.error
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from citerag.build.index import chroma
+    from citerag.core.params import ChromaHttpParams
+
+    seen: list[str | None] = []
+
+    class Recorder(BaseHTTPRequestHandler):
+        def _forward(self) -> None:
+            seen.append(self.headers.get("X-Chroma-Token"))
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0)) or None
+            req = urllib.request.Request(f"http://127.0.0.1:{chroma_server}{self.path}", data=body,
+                                         method=self.command, headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(req, timeout=30) as resp:
+                    status, data = resp.status, resp.read()
+            except urllib.error.HTTPError as exc:
+                status, data = exc.code, exc.read()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = do_PUT = do_DELETE = _forward
+
+        def log_message(self, *_args) -> None:
+            pass
+
+    proxy = ThreadingHTTPServer(("127.0.0.1", free_port()), Recorder)
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    try:
+        hp = ChromaHttpParams(port=proxy.server_address[1], auth_header="X-Chroma-Token",
+                              auth_env="CITERAG_TEST_CHROMA_TOKEN")
+        monkeypatch.delenv("CITERAG_TEST_CHROMA_TOKEN", raising=False)
+        with pytest.raises(RuntimeError, match="CITERAG_TEST_CHROMA_TOKEN is not set"):
+            chroma.http_client(hp)
+        monkeypatch.setenv("CITERAG_TEST_CHROMA_TOKEN", "tok-51f0")
+        api = chroma.http_client(hp)
+        api.heartbeat()
+        api.list_collections()
+    finally:
+        proxy.shutdown()
+        proxy.server_close()
+    assert seen and all(v == "tok-51f0" for v in seen)
+    assert "tok-51f0" not in json.dumps(hp.model_dump())              # params hold the variable's name only
