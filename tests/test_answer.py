@@ -69,6 +69,27 @@ def test_extractive_table_row_answer_is_cited():
     assert a.citations == [{"key": "c1", "chunk_id": "D::p1::c1", "doc_id": "D", "start_page": 1, "end_page": 1}]
 
 
+def test_an_option_default_stated_in_the_next_sentence_is_part_of_the_answer():
+    ev = [_ev("c1", "--copy-to dir gives a directory where to copy all the scans files. --vector-density density "
+                    "sets the density used to convert vector graphics scans to bitmap files. Defaults to 300.")]
+    idf = {"density": 3.0, "vector": 2.0, "graphics": 2.0, "scans": 1.5, "bitmap": 2.5, "default": 0.5, "convert": 1.0}
+    a = answer_from_evidence(analyse("What density is used by default to convert vector graphics scans to bitmaps?"),
+                             ev, AnswerParams(), idf, set(idf))
+    assert not a.refused and "300" in a.answer, a.notes
+
+
+def test_a_head_written_in_the_other_spelling_is_stated():
+    from citerag.answer.asked import Head, head_stated
+
+    assert head_stated(Head("colour"), "Set the color of missing pixels (white by default).", "")
+    assert head_stated(Head("centre"), "text is centered at the center of the page", "")
+    assert not head_stated(Head("colour"), "Set the width of missing pixels.", "")
+    from citerag.text.terms import Scorer
+
+    score = Scorer(analyse("What colour are missing pixels?"), {"colour": 4.0, "color": 2.0, "missing": 1.0, "pixel": 1.0})
+    assert score("Set the color of missing pixels.") == score("Set the colour of missing pixels.") == 1.0
+
+
 @pytest.mark.corpus
 def test_eval_set_refusals_on_real_index(built, corpus_params):
     """Through the agent: questions naming what the corpus lacks are refused and few

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citerag.text.inflect import IRREGULAR, says_word
+from citerag.text.inflect import IRREGULAR, says_word, spellings
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.tokenize import STOPWORDS, stem, token_set
 
@@ -259,9 +259,9 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
     if head.type:
         return bool(CUES[head.type].search(answer_text))
-    # code writes compounds in camelCase: "fontName" states the font's name
-    words = _CAMEL.sub(" ", evidence_text)
-    return bool(token_set(head.word) & token_set(words))
+    # code writes compounds in camelCase: "fontName" states the font's name; "colour" is "color"
+    words = token_set(_CAMEL.sub(" ", evidence_text))
+    return any(token_set(v) & words for v in spellings(head.word.lower()))
 
 
 def split_parts(question: str) -> list[str]:

@@ -27,11 +27,13 @@ from citerag.text.patterns import has_pseudocode
 from citerag.text.sentences import split_prose
 
 # A sentence that leans on the one before it: a pronoun or connective subject, a condition on
-# the same setting, or an example of it.
+# the same setting, an example of it, or its default ("--density d sets … . Defaults to 300.").
 _CONTINUES = re.compile(
     r"^(?:it|its|this|these|they|their|those|such|thus|hence|therefore|then|here|if|when|otherwise|"
-    r"in (?:this|that|such) case|for (?:example|instance)|e\.g\.|each|both|the (?:latter|former|result))\b",
+    r"in (?:this|that|such) case|for (?:example|instance)|e\.g\.|each|both|the (?:latter|former|result)|"
+    r"defaults? (?:to|is)|default:|the default (?:is|value))\b",
     re.I)
+_DEFAULT = re.compile(r"^(?:defaults? (?:to|is)|default:|the default (?:is|value))\b", re.I)
 # A sentence that announces what follows: ends with a colon, or stops on a linking word.
 _ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|includes))\s*$", re.I)
 
@@ -94,8 +96,11 @@ def units(ev: Evidence) -> list[Unit]:
             if ev.heading and ln in ev.heading.split(" > "):
                 continue  # the chunk's own heading line
             for s in split_prose(ln.lstrip("-• ").strip()):
-                if _is_statement(s) or (out and out[-1].block == block and _ANNOUNCES.search(out[-1].text)
-                                        and len(s.split()) >= 2):
+                # A short line is kept when it completes the unit before it: an item of a list that
+                # unit announces, or its default ("Defaults to 300.").
+                completes = out and out[-1].block == block and len(s.split()) >= 2 and (
+                    _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s))
+                if _is_statement(s) or completes:
                     add(s, "sentence")
     return out
 

@@ -49,6 +49,26 @@ def bases(low: str) -> set[str]:
     return {f for f in forms if len(f) >= 3}
 
 
+# British and American spellings of one word: colour/color, centre/center, licence/license,
+# optimise/optimize, analyse/analyze, catalogue/catalog.
+_SPELLINGS = ((r"our$", "or"), (r"our(s|ed|ing)$", r"or\1"), (r"tre$", "ter"), (r"tres$", "ters"),
+              (r"ence$", "ense"), (r"is(e|es|ed|ing|ation)$", r"iz\1"), (r"ys(e|es|ed|ing)$", r"yz\1"),
+              (r"ogue$", "og"), (r"ogues$", "ogs"))
+
+
+def spellings(low: str) -> set[str]:
+    """The word and its other (British or American) spelling, by its ending."""
+    out = {low}
+    if len(low) < 5:
+        return out
+    for brit, amer in _SPELLINGS:
+        out.add(re.sub(brit, amer, low))
+        back = amer.replace("\\1", "")
+        if low.endswith(back) and "\\1" not in amer:
+            out.add(low[: len(low) - len(back)] + brit.rstrip("$"))
+    return out
+
+
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -59,7 +79,7 @@ def says_word(word: str, text: str) -> bool:
     low = word.lower()
     if low.startswith("re") and len(low) >= 6:  # "reused" is said by "used", "rewritten" by "written"
         low = low[2:]
-    roots = bases(low) | {IRREGULAR.get(b, b) for b in bases(low)}
+    roots = {r for v in spellings(low) for b in bases(v) for r in (b, IRREGULAR.get(b, b))}
     irregular_forms = {f for f, base in IRREGULAR.items() if base in roots}
     stems = {r[:-1] if r.endswith("e") else r for r in roots if len(r) >= 5}
     for w in set(_WORD.findall(text.lower())):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from citerag.text.inflect import spellings
 from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
@@ -46,6 +47,8 @@ class Scorer:
             for t in named:
                 self.weights.pop(t, None)
         self.total = sum(self.weights.values()) or 1.0
+        # A text that writes a term in its other spelling ("color" for a question's "colour") holds it.
+        self.aliases = {v: t for t in self.weights for v in spellings(t) if v != t and v not in self.weights}
 
     @staticmethod
     def tokens(text: str) -> frozenset[str]:
@@ -53,4 +56,6 @@ class Scorer:
 
     def __call__(self, text: str) -> float:
         toks = self.tokens(text)
+        if self.aliases and not toks.isdisjoint(self.aliases):
+            toks = toks | {self.aliases[x] for x in toks if x in self.aliases}
         return sum(w for t, w in self.weights.items() if t in toks) / self.total
