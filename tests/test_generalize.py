@@ -107,9 +107,13 @@ def test_missing_focus_refused_with_its_reason(agents, corpus, question, focus):
 @pytest.mark.parametrize("corpus,question,thing", [
     ("default", "What royalty does NIST collect on ML-DSA implementations?", "royalty"),
     ("tech-manuals", "How much memory does Gri need to draw a contour plot?", "memory"),
+    # the asked event: who did it, when, which release
+    ("default", "Who audited the ML-KEM reference implementation?", "audited"),
+    ("tech-manuals", "Who endorsed the Platypus layout engine of ReportLab?", "endorsed"),
 ])
 def test_asked_thing_the_evidence_never_mentions_is_refused(agents, corpus, question, thing):
-    """Evidence on the topic that never mentions what is asked for is a related text, not the answer."""
+    """Evidence on the topic that never mentions what is asked for (a thing, or the event asked
+    about) is a related text, not the answer."""
     r = ask(agents, corpus, question)
     assert r.answer.refused and r.refusal_reason == "focus_not_stated", r.answer.answer
     assert any(thing in n for n in r.answer.notes)
@@ -130,17 +134,6 @@ def test_the_asked_event_is_read_from_the_question_and_found_in_any_form():
     assert says_word("wrote", "the mode, written by P. G.") and says_word("won", "who wins")
     assert says_word("translated", "a translation exists") and says_word("reused", "never used twice")
     assert not says_word("chaired", "the team met in March") and not says_word("withdrawn", "drawn with a pen")
-
-
-@pytest.mark.parametrize("corpus,question,verb", [
-    ("default", "Who audited the ML-KEM reference implementation?", "audited"),
-    ("tech-manuals", "Who endorsed the Platypus layout engine of ReportLab?", "endorsed"),
-])
-def test_an_event_the_evidence_never_mentions_is_refused(agents, corpus, question, verb):
-    """Who did it, when, which release: evidence on the subject that never mentions the event says none."""
-    r = ask(agents, corpus, question)
-    assert r.answer.refused and r.refusal_reason == "focus_not_stated", r.answer.answer
-    assert any(verb in n for n in r.answer.notes)
 
 
 @pytest.mark.parametrize("corpus,question,needs", [
