@@ -137,8 +137,11 @@ def test_trajectories_per_route(make_engine):
     eng.turn(t, "When will 112-bit RSA digital signatures be deprecated?")
     r = eng.turn(t, "what is the license fee for them?")
     assert r.trajectory == [*BASE, "rewrite", *TAIL] and r.refusal_reason == "focus_not_stated"
-    # validation failure: regenerate once, then refuse with the validator's reason
+    # the asked event ("sells") is in no evidence either: refused at the answer stage too
     r = eng.turn(t, "who sells licences for them?")
+    assert r.trajectory == [*BASE, "rewrite", *TAIL] and r.refusal_reason == "focus_not_stated"
+    # validation failure (the follow-up's own word is in no cited text): regenerate once, then refuse
+    r = eng.turn(t, "is there a discount for them?")
     assert r.trajectory == [*BASE, "rewrite", "retrieve", "grade", "generate", "validate", "generate", "validate",
                             "save_memory"]
     assert r.refused and r.refusal_reason == "off_topic"
