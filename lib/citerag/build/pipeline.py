@@ -173,7 +173,7 @@ def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> St
     digest, folder, hit = _begin(params, "ingest", inputs, t0)
     if hit is not None:
         if left:
-            _write_partial_pointer(params, complete, hit)
+            _write_partial_pointer(params, complete, digest, left)
         return hit
     if files is None:
         gone = {r.file for r in left}
@@ -222,15 +222,14 @@ def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> St
     folder = art.finish(folder, manifest)
     done = StageResult("ingest", digest, folder, False, seconds, manifest)
     if left:
-        _write_partial_pointer(params, complete, done)
+        _write_partial_pointer(params, complete, digest, left)
     return done
 
 
-def _write_partial_pointer(params: Params, complete: str, partial: StageResult) -> None:
-    rows = [r for r in load_ingest_report(partial) if r["status"] == "unavailable"]
+def _write_partial_pointer(params: Params, complete: str, partial: str, left: list[FileReport]) -> None:
     art.write_json_atomic(_partial_pointer(params, complete), {
-        "complete": complete, "digest": partial.digest,
-        "left_out": [{k: r[k] for k in ("file", "doc_id", "reason", "detail")} for r in rows]})
+        "complete": complete, "digest": partial,
+        "left_out": [{"file": r.file, "doc_id": r.doc_id, "reason": r.reason, "detail": r.detail} for r in left]})
 
 
 def left_out(result: StageResult) -> list[dict]:
@@ -302,9 +301,6 @@ def index_text(chunk: Chunk, titles: dict[str, str], prefix_headings: bool) -> s
     return "\n".join(head) + "\n" + chunk.text
 
 
-REMOTE = "chroma_http.json"  # index.store: http: the server-side collection of this build
-
-
 @art.releases_locks_on_error
 def run_index(params: Params, chunk: StageResult, log=print, progress: bool = True) -> StageResult:
     """Embed chunks (through the cache), write Chroma, and store BM25 tokens."""
@@ -325,11 +321,9 @@ def run_index(params: Params, chunk: StageResult, log=print, progress: bool = Tr
     vectors = embedder.embed(texts, progress=progress)
     t_chroma = time.perf_counter()
     if params.index.store == "http":
-        # The collection lives on the Chroma server; the artifact records which one it is.
-        remote = chroma.remote_name(params.index.collection, digest)
-        chroma.write_remote(params.index.http, remote, chunks, vectors, params.embed)
-        art.write_json_atomic(folder / REMOTE, {"host": params.index.http.host, "port": params.index.http.port,
-                                                "collection": remote})
+        # The collection lives on the Chroma server, named by this build's hash.
+        chroma.write_remote(params.index.http, chroma.remote_name(params.index.collection, digest), chunks,
+                            vectors, params.embed)
     else:
         chroma.write_collection(folder / "chroma", params.index.collection, chunks, vectors, params.embed)
     # The same vectors as a plain array, aligned with chunks.jsonl: serving reads these and never

@@ -120,10 +120,7 @@ def prepare(folder: Path) -> Path:
 def final_folder(work: Path) -> Path:
     """Where a private build folder from `prepare` goes when finished."""
     work = Path(work)
-    name, sep, _pid = work.name.rpartition(_BUILDING)
-    if not sep or not name.startswith("."):
-        return work  # built in place (not from `prepare`)
-    return work.with_name(name[1:])
+    return work.with_name(work.name.rpartition(_BUILDING)[0][1:])
 
 
 def finish(work: Path, manifest: dict) -> Path:
@@ -131,8 +128,7 @@ def finish(work: Path, manifest: dict) -> Path:
     stage lock; returns the finished folder."""
     write_json_atomic(Path(work) / MANIFEST, manifest)
     folder = final_folder(work)
-    if folder != Path(work):
-        os.rename(work, folder)  # same parent folder: atomic
+    os.rename(work, folder)  # same parent folder: atomic
     unlock_stage(folder)
     return folder
 

@@ -15,8 +15,7 @@ from pathlib import Path
 
 from citerag.build.chunk import parse_chunk_id
 from citerag.experiments.eval_run import PER_QUESTION
-
-K = 8
+from citerag.experiments.stats import reciprocal_rank
 
 
 class DiffError(ValueError):
@@ -44,11 +43,6 @@ def cited_pages(row: dict) -> list[str]:
     return out
 
 
-def _rr(row: dict | None) -> float:
-    rank = (row or {}).get("retrieval_first_relevant_rank")
-    return 1.0 / rank if rank and rank <= K else 0.0
-
-
 def diff_rows(rows_a: Sequence[dict], rows_b: Sequence[dict]) -> list[dict]:
     """One record per question that changed, most impact first."""
     a = {(str(r.get("corpus", "")), str(r["qid"])): r for r in rows_a}
@@ -74,7 +68,7 @@ def diff_rows(rows_a: Sequence[dict], rows_b: Sequence[dict]) -> list[dict]:
         rank_a, rank_b = ra.get("retrieval_first_relevant_rank"), rb.get("retrieval_first_relevant_rank")
         if rank_a != rank_b:
             changes.append(f"hit rank {rank_a} → {rank_b}")
-            impact += abs(_rr(rb) - _rr(ra))
+            impact += abs(reciprocal_rank(rb) - reciprocal_rank(ra))
         pages_a, pages_b = cited_pages(ra), cited_pages(rb)
         if pages_a != pages_b:
             changes.append("cited pages changed")

@@ -136,17 +136,12 @@ def _same_number(a, b) -> bool:
         return False
 
 
-def _corpora(rows: list[dict]) -> list[str]:
-    return list(dict.fromkeys(str(r.get("corpus", "")) for r in rows))
-
-
 def interval_table(per_q: dict[str, list[dict]]) -> pd.DataFrame:
     """Variant × (corpus: metric) as "mean [lo, hi]" with n in the header: each corpus side by side."""
     rows, header = {}, {}
     for variant, qrows in per_q.items():
         cells = {}
-        for corpus in _corpora(qrows):
-            mine = [r for r in qrows if str(r.get("corpus", "")) == corpus]
+        for corpus, mine in stats.by_corpus(qrows).items():
             for metric, iv in stats.intervals(mine).items():
                 col = f"{corpus + ': ' if corpus else ''}{metric.split('.', 1)[1]}"
                 cells[col] = iv.label()
@@ -167,9 +162,9 @@ def paired_table(per_q: dict[str, list[dict]], base: str | None) -> pd.DataFrame
         if variant == base:
             continue
         cells = {}
-        for corpus in _corpora(per_q[base]):
-            a = [r for r in per_q[base] if str(r.get("corpus", "")) == corpus]
-            b = [r for r in qrows if str(r.get("corpus", "")) == corpus]
+        theirs = stats.by_corpus(qrows)
+        for corpus, a in stats.by_corpus(per_q[base]).items():
+            b = theirs.get(corpus, [])
             for metric in stats.METRICS:
                 t = stats.paired(a, b, metric)
                 cells[f"{corpus + ': ' if corpus else ''}{metric.split('.', 1)[1]}"] = t.label()
@@ -216,26 +211,19 @@ def _is_rate(label: str) -> bool:
     return not label.endswith(" ms") and label != "chunks"
 
 
-def _errors(per_q: dict[str, list[dict]], variants: list[str], label: str) -> list[list[float]] | None:
+def _own_intervals(per_q: dict[str, list[dict]]) -> dict[str, dict[str, stats.Interval]]:
+    """variant → metric → interval on the plain-key (own, first) corpus: the panels' error bars."""
+    return {v: stats.intervals(next(iter(stats.by_corpus(rows).values()), [])) for v, rows in per_q.items()}
+
+
+def _errors(own: dict[str, dict[str, stats.Interval]], variants: list[str], label: str) -> list[list[float]] | None:
     """Asymmetric error bars (below, above) from each variant's bootstrap interval, if measured."""
     key = next((k for k, lab in REPORT_METRICS if lab == label), "")
-    if key not in stats.METRICS or not per_q:
+    if key not in stats.METRICS or not own:
         return None
-    lows, highs = [], []
-    for v in variants:
-        rows = per_q.get(v, [])
-        first = [r for r in rows if str(r.get("corpus", "")) == (_corpora(rows) or [""])[0]]
-        iv = stats.interval(list(stats.values(first, key).values()))
-        lows.append(max(0.0, iv.mean - iv.lo) if iv.n else 0.0)
-        highs.append(max(0.0, iv.hi - iv.mean) if iv.n else 0.0)
-    return [lows, highs]
-
-
-def _sample_sizes(per_q: dict[str, list[dict]]) -> dict[str, int]:
-    """label → questions behind the plain-key (own corpus) figure, from any variant's rows."""
-    rows = next(iter(per_q.values()), [])
-    own = [r for r in rows if str(r.get("corpus", "")) == (_corpora(rows) or [""])[0]]
-    return {lab: len(stats.values(own, key)) for key, lab in REPORT_METRICS if key in stats.METRICS and own}
+    ivs = [own[v][key] if v in own else None for v in variants]
+    return [[max(0.0, iv.mean - iv.lo) if iv and iv.n else 0.0 for iv in ivs],
+            [max(0.0, iv.hi - iv.mean) if iv and iv.n else 0.0 for iv in ivs]]
 
 
 def plot_metrics(df: pd.DataFrame, spec: dict, per_q: dict[str, list[dict]] | None = None):
@@ -244,8 +232,9 @@ def plot_metrics(df: pd.DataFrame, spec: dict, per_q: dict[str, list[dict]] | No
     trend."""
     import matplotlib.pyplot as plt
 
-    per_q = per_q or {}
-    n_by_label = _sample_sizes(per_q)
+    own = _own_intervals(per_q or {})
+    first = next(iter(own.values()), {})  # n behind each panel's plain-key figure
+    n_by_label = {lab: first[key].n for key, lab in REPORT_METRICS if key in first}
     x = x_key(spec)
     others = [k for k in spec["grid"] if k != x]
     labels = [label for _, label in REPORT_METRICS]
@@ -258,7 +247,7 @@ def plot_metrics(df: pd.DataFrame, spec: dict, per_q: dict[str, list[dict]] | No
             g = g.sort_values(x, key=_sort_key)
             name = ", ".join(f"{k}={v}" for k, v in zip(others, key if isinstance(key, tuple) else (key,),
                                                        strict=False)) or None
-            err = _errors(per_q, list(g["variant"]), label)
+            err = _errors(own, list(g["variant"]), label)
             ax.errorbar([str(v) for v in g[x]], g[label], yerr=err, marker="o", capsize=3, label=name)
         if _is_rate(label):
             ax.set_ylim(0, 1.02)

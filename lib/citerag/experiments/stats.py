@@ -26,11 +26,16 @@ RESAMPLES = 2000
 K = 8
 
 
+def reciprocal_rank(row: dict | None) -> float:
+    """1 / the first relevant hit's rank within the top K, else 0."""
+    rank = (row or {}).get("retrieval_first_relevant_rank")
+    return 1.0 / rank if rank and rank <= K else 0.0
+
+
 def _rr(row: dict) -> float | None:
-    rank = row.get("retrieval_first_relevant_rank")
     if "retrieval_spans" not in row:
         return None  # unanswerable (no gold): not a retrieval question
-    return 1.0 / rank if rank and rank <= K else 0.0
+    return reciprocal_rank(row)
 
 
 def _recall(row: dict) -> float | None:
@@ -55,6 +60,14 @@ METRICS: dict[str, tuple[Callable[[dict], float | None], bool]] = {
     "answers.unanswerable_refused": (_flag("refused", False), True),
     "answers.citation_precision": (lambda r: r.get("citation_precision"), False),
 }
+
+
+def by_corpus(rows: Sequence[dict]) -> dict[str, list[dict]]:
+    """Per-question rows split by their `corpus` column, in first-seen order ("" when absent)."""
+    out: dict[str, list[dict]] = {}
+    for r in rows:
+        out.setdefault(str(r.get("corpus", "")), []).append(r)
+    return out
 
 
 def values(rows: Sequence[dict], metric: str) -> dict[tuple[str, str], float]:

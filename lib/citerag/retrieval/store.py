@@ -9,7 +9,6 @@ command that builds them, and nothing is written.
 from __future__ import annotations
 
 import atexit
-import json
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -23,15 +22,7 @@ from citerag.build.index import chroma
 from citerag.build.index.bm25 import BM25Index
 from citerag.build.index.embed import Embedder
 from citerag.build.knowledge import CorpusKnowledge
-from citerag.build.pipeline import (
-    REMOTE,
-    NotBuiltError,
-    StageResult,
-    index_text,
-    load_chunks,
-    load_knowledge,
-    open_stages,
-)
+from citerag.build.pipeline import NotBuiltError, StageResult, index_text, load_chunks, load_knowledge, open_stages
 from citerag.core.artifacts import read_jsonl
 from citerag.core.params import Params
 
@@ -53,8 +44,8 @@ class IndexStore:
         rewrites its files even when only queried, and a built artifact must stay byte-identical
         to what the build wrote."""
         if self.params.index.store == "http":
-            remote = json.loads((self.stages["index"].dir / REMOTE).read_text(encoding="utf-8"))
-            return chroma.open_remote(self.params.index.http, remote["collection"])
+            name = chroma.remote_name(self.params.index.collection, self.stages["index"].digest)
+            return chroma.open_remote(self.params.index.http, name)
         tmp = Path(tempfile.mkdtemp(prefix="citerag-chroma-"))
         atexit.register(shutil.rmtree, tmp, True)
         shutil.copytree(self.stages["index"].dir / "chroma", tmp / "chroma")
