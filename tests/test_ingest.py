@@ -38,3 +38,22 @@ def test_page_count_mismatch_is_flagged_but_kept(pdf_factory):
     pdf = pdf_factory("short.pdf", ["one", "two"])
     pages, rep = ingest_file(pdf, IngestParams(), expected_pages=5)
     assert rep.status == "ok" and rep.reason == "page_count_mismatch" and len(pages) == 2
+
+
+def test_worker_processes_give_the_same_pages_and_reports(pdf_factory, tmp_path: Path):
+    """Layout extraction in a pool of spawned workers (one onnxruntime thread each) must not
+    change a page or a report, nor lose a bad file's reason."""
+    docs = [pdf_factory(f"doc{i}.pdf", [f"Section {i}.1 Scope", f"Key sizes of LKG-{i} are {100 + i} bytes",
+                                         "Closing text"]) for i in range(3)]
+    blank = pdf_factory("blank.pdf", ["", ""])
+    corrupt = tmp_path / "corrupt.pdf"
+    corrupt.write_bytes(docs[0].read_bytes()[:40] + b"\x00garbage" * 20)
+    files = [*docs, blank, corrupt]
+    one = ingest_files(files, IngestParams(), workers=1)
+    two = ingest_files(files, IngestParams(), workers=2)
+    assert two.extracted == one.extracted == 5
+    assert [vars(p) for p in two.pages] == [vars(p) for p in one.pages]
+    assert [(r.file, r.status, r.reason, r.pages) for r in two.reports] == \
+        [(r.file, r.status, r.reason, r.pages) for r in one.reports]
+    assert {p.doc_id for p in two.pages} == {"doc0", "doc1", "doc2"}
+    assert any("LKG-2 are 102 bytes" in p.text for p in two.pages)

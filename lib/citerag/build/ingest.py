@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pymupdf
 
+from citerag.build.workers import one_thread_per_worker
 from citerag.core.params import IngestParams
 
 # pymupdf prints recoverable-syntax warnings to stderr by default; we report instead.
@@ -65,8 +66,8 @@ def _looks_like_pdf(path: Path) -> bool:
 def _extract_layout(doc: pymupdf.Document) -> list[str]:
     """Markdown per page via pymupdf4llm (headings marked, tables as rows). No OCR.
 
-    Its layout model already keeps both cores busy (measured: 150 CPU-s in 81 s wall for the
-    309 NIST pages), so documents are extracted one after another, not in worker processes."""
+    Heading levels come from statistics over the whole document, so a document is extracted
+    whole, by one process; `ingest_files` spreads documents over worker processes."""
     import pymupdf4llm
     from pymupdf4llm.ocr import OCRMode
 
@@ -153,6 +154,10 @@ def ingest_file(
         rep.seconds = round(time.perf_counter() - t0, 4)
 
 
+def _workers(requested: int, jobs: int) -> int:
+    return max(1, min(requested or (os.cpu_count() or 1), jobs))
+
+
 class PageCache:
     """Extracted pages of one PDF, keyed by its sha256 and everything that shapes extraction
     (`key`: extractor, its package versions, this module's code): adding or changing one
@@ -180,27 +185,51 @@ class PageCache:
         os.replace(tmp, self._path(sha))
 
 
+def _extracted(jobs: list[tuple[Path, IngestParams, str | None, int | None]], workers: int):
+    """(pages, report) per job, in job order. Layout extraction of several documents runs in a
+    pool of spawned processes, the longest documents first so the cores finish together."""
+    if len(jobs) < 2 or workers < 2 or jobs[0][1].extractor != "layout":
+        yield from (ingest_file(*job) for job in jobs)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    order = sorted(range(len(jobs)), key=lambda i: -(jobs[i][3] or jobs[i][0].stat().st_size))
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=one_thread_per_worker) as pool:
+        futures = {i: pool.submit(ingest_file, *jobs[i]) for i in order}
+        for i in range(len(jobs)):
+            yield futures[i].result()
+
+
 def ingest_files(
     paths: list[Path], params: IngestParams, expected: dict[str, tuple[str, int]] | None = None,
-    cache: PageCache | None = None, shas: dict[str, str] | None = None,
+    cache: PageCache | None = None, shas: dict[str, str] | None = None, workers: int = 1,
 ) -> IngestResult:
     """Ingest many PDFs; `expected` maps a file name to (doc_id, page count) from the manifest.
-    A document found in `cache` (by its sha256 in `shas`) is not extracted again."""
+    A document found in `cache` (by its sha256 in `shas`) is not extracted again. `workers`
+    processes extract documents side by side (0: one per CPU core)."""
     result = IngestResult()
     t0 = time.perf_counter()
+    todo, done = [], {}
     for path in sorted(paths, key=lambda p: p.name):
         doc_id, n = (expected or {}).get(path.name, (None, None))
         sha = (shas or {}).get(path.name)
         hit = cache.get(sha) if cache is not None and sha else None
         if hit is None:
-            pages, rep = ingest_file(path, params, doc_id=doc_id, expected_pages=n)
-            result.extracted += 1
-            if cache is not None and sha and rep.status == "ok":
-                cache.put(sha, [p.text for p in pages])
+            todo.append((path, params, doc_id, n))
         else:
             rep = FileReport(file=path.name, doc_id=doc_id or path.stem, status="skipped", expected_pages=n)
-            pages = _finish(hit["texts"], len(hit["texts"]), rep, rep.doc_id, params)
+            done[path.name] = (_finish(hit["texts"], len(hit["texts"]), rep, rep.doc_id, params), rep)
             result.cached += 1
+    for (path, *_), (pages, rep) in zip(todo, _extracted(todo, _workers(workers, len(todo)))):
+        result.extracted += 1
+        sha = (shas or {}).get(path.name)
+        if cache is not None and sha and rep.status == "ok":
+            cache.put(sha, [p.text for p in pages])  # as each document lands: an interrupt keeps it
+        done[path.name] = (pages, rep)
+    for name in sorted(done):
+        pages, rep = done[name]
         result.pages.extend(pages)
         result.reports.append(rep)
     result.seconds = round(time.perf_counter() - t0, 3)

@@ -193,7 +193,8 @@ def run_ingest(params: Params, files: list[Path] | None = None, log=print) -> St
                                    "versions": _extractor_versions()})) if params.build.page_cache else None
     log(f"ingest: {len(files)} PDF(s) with the {params.ingest.extractor} extractor")
     try:
-        result = ingest_files(files, params.ingest, expected, cache=cache, shas=shas)
+        result = ingest_files(files, params.ingest, expected, cache=cache, shas=shas,
+                              workers=params.build.workers)
     except KeyboardInterrupt as exc:
         if cache is None or isinstance(exc, art.BuildInterrupted):
             raise

@@ -44,6 +44,8 @@ class BuildParams(_Section):
 
     # Reuse a document's extracted pages when its sha256 was seen before (incremental corpora).
     page_cache: bool = True
+    # Processes that extract documents side by side (layout extractor); 0: one per CPU core.
+    workers: int = Field(0, ge=0, le=256)
 
 
 class CorpusParams(_Section):
