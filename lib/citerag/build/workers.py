@@ -7,9 +7,9 @@ def one_thread_per_worker() -> None:
     """Pool initializer: onnxruntime sessions (pymupdf's layout model) run on one thread.
 
     With its default of one thread per core, one extraction keeps two cores busy, but much of
-    that is spin-waiting (measured: 34 CPU-s for 18 s wall on two NIST documents; 22.7 CPU-s on
+    that is spin-waiting (measured: 34 CPU-s for 18 s wall on two reference-corpus documents; 22.7 CPU-s on
     one thread). One document per core on one thread each does the same work in less wall time
-    and gives the same pages (309 of 309 NIST pages identical). `import pymupdf` creates the
+    and gives the same pages (all 309 reference-corpus pages identical). `import pymupdf` creates the
     layout sessions, so this runs first, in a fresh (spawned) process, before that import."""
     import onnxruntime as ort
 
