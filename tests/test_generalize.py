@@ -46,6 +46,11 @@ def test_parts_types_and_focus_are_read_from_the_question():
     a = asked('What did the group decide in 2031 about "fast mode" for ABC-512?', ("ABC-512",))
     assert set(a.focus) == {"fast mode", "ABC-512", "2031"}
     assert [p.topic for p in asked("Compare A and B", topics=("A", "B"), attribute="size").parts] == ["A", "B"]
+    # possessives are not quotes; a quoted title is a focus; a part naming nothing keeps the subject
+    assert asked("How do ABC's key sizes compare with XYZ's?").focus == ()
+    assert asked("Who wrote 'Codes for small weights', and in which year?").focus == ("Codes for small weights",)
+    assert split_parts("Who wrote 'Codes for small weights', and in which year?") == [
+        "Who wrote 'Codes for small weights'", "in which year Who wrote 'Codes for small weights'"]
 
 
 def test_the_asked_thing_is_read_from_the_question():
@@ -81,6 +86,20 @@ def test_multi_part_question_answered_in_full(agents, corpus, question, needs):
     assert all(n in r.answer.answer for n in needs), r.answer.answer
     assert not any("do not state" in n for n in r.answer.notes)
     assert len(next(e for e in r.trace if e["node"] == "retrieve")["queries"]) == 2  # one retrieval per part
+
+
+@pytest.mark.parametrize("corpus,question,needs", [
+    # a title in a references list: the reranker's penalty for reference lists must not hide it
+    ("default", "Who wrote 'The use of information sets in decoding cyclic codes', and when?", ["Prange", "1962"]),
+    # a change-log line holding a link: a statement with a link is still a statement
+    ("tech-manuals", "Which Gri bug number was 'documentation wrong on set path to'?", ["978822"]),
+])
+def test_a_quoted_phrase_is_found_verbatim_and_answered(agents, corpus, question, needs):
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused, r.answer.notes
+    assert all(n in r.answer.answer for n in needs), r.answer.answer
+    ranked = agents[corpus].flow.retriever.search(question).rankings
+    assert ranked["phrase1"] and ranked["phrase1"][0] in ranked["rerank"][:8]  # found verbatim, kept by the reranker
 
 
 @pytest.mark.parametrize("corpus,question,sides", [

@@ -64,3 +64,17 @@ def test_generic_identifiers_come_from_the_corpus_and_profile():
     know = CorpusKnowledge.mine([], {"a": "A", "b": "B"}, CorpusProfile(generic_terms=["PDF"]))
     assert know.is_generic("pdf")
     assert specific_identifiers("How does ReportLab write PDF files with UTF-8?", know) == ["UTF-8"]
+
+
+def test_answer_sentences_end_where_document_sentences_end():
+    """The verifier's split (split_cited) agrees with the unit split (split_prose): a restated
+    unit holding "index.php? func" or ". . . text" stays one cited sentence."""
+    from citerag.text.sentences import split_cited, split_prose
+
+    prose = ("Fix bug #97 ( http://host/index.php? func=detail ) . . . documentation wrong on set path to. "
+             "The key is 32 bytes, e.g. for KEMs. (See Sec. 4.) “Quoted” text ends here!")
+    assert split_cited(prose) == split_prose(prose)
+    assert len(split_prose(prose)) == 3
+    cited = "It is 800 bytes. [c1] See the table. [c2][c3] Fix ( http://h/a.php? x ) . . . wrong [c4]"
+    assert split_cited(cited) == ["It is 800 bytes. [c1]", "See the table. [c2][c3]",
+                                  "Fix ( http://h/a.php? x ) . . . wrong [c4]"]

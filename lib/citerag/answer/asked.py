@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from citerag.text.inflect import IRREGULAR, says_word, spellings
-from citerag.text.patterns import NUMBERED_VARIANT
+from citerag.text.patterns import NUMBERED_VARIANT, quoted_phrases
 from citerag.text.tokenize import STOPWORDS, stem, token_set
 
 TYPES: dict[str, re.Pattern[str]] = {
@@ -66,7 +66,6 @@ _PART_SPLIT = re.compile(
     r"(?=(?:(?:in|on|for|at|from|by|to|with) (?:what|which)\b|what|which|how|why|when|where|who|whom|whose|is|are|"
     r"does|do|did|can|should|must|say|list|give|"
     r"name|explain|state)\b)", re.I)
-_QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
 # Numbers, years and document numbers ("2031", "9.7", "800-208").
 _YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)?(?:-\d+)*(?![\w-])")
 
@@ -273,17 +272,24 @@ def split_parts(question: str) -> list[str]:
         return [q]
     out: list[str] = []
     for p in pieces:
-        if len(p.split()) <= 2 and out:  # "why", "how so", "which one"
+        if out and (len(p.split()) <= 2 or _bare(p)):  # "why", "how so", "which one", "in which year"
             p = f"{p} {out[0]}"
         out.append(p)
     return out
+
+
+def _bare(part: str) -> bool:
+    """A part that names nothing of its own: question words, function words and the name of
+    an answer type only ("and in which year?", "and at what size?")."""
+    return not [w for w in re.findall(r"[\w'-]+", part.lower())
+                if w not in STOPWORDS and w not in _WH_WORDS and w not in _AUX and w not in _TYPED_HEADS]
 
 
 def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple[str, ...]) -> tuple[str, ...]:
     """Numbers and years, quoted strings and numbered identifiers the question names, except
     those that only name a document (a document mention says where to look, not what)."""
     named = " ".join(doc_mentions).lower()
-    found: list[str] = [m.group(1) for m in _QUOTED.finditer(question)]
+    found: list[str] = quoted_phrases(question)
     found += [i for i in identifiers if NUMBERED_VARIANT.fullmatch(i)]
     covered = " ".join(found).lower()
     found += [m.group(0) for m in _YEAR_OR_NUMBER.finditer(question) if m.group(0).lower() not in covered]

@@ -22,7 +22,7 @@ from citerag.answer.evidence import Evidence
 from citerag.answer.units import Passage, Unit, passages, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
-from citerag.retrieval.rerank import is_overview
+from citerag.retrieval.rerank import holds_any, is_overview, query_phrases
 from citerag.text.patterns import identifiers
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS
@@ -32,6 +32,7 @@ NAME_BONUS = 0.25   # a passage that opens by defining a name the question asks 
 HEADING_SHARE = 0.5  # weight of the passage read under its section heading
 TYPE_PENALTY = 0.5  # share of the score lost by a passage that cannot be of the wanted type
 OPENING_BONUS = 0.5  # a broad question's overview-section opening sentence
+QUOTED_BONUS = 0.5   # a passage holding verbatim a phrase the question quotes (a title, a message)
 MAX_FOLLOW = 3      # continuation sentences a passage may take
 
 
@@ -146,12 +147,14 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     scores, types, missing = [], [], []
     best_overall = 0.0
     for part in want.parts:
+        quoted = query_phrases(part.text)
         pqa = _part_qa(qa, part.text)
         score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
         side = _side_name(part.topic)
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
-                          + (NAME_BONUS if defines_name(p.text, wanted) else 0.0), i, p)
+                          + (NAME_BONUS if defines_name(p.text, wanted) else 0.0)
+                          + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0), i, p)
                          for i, p in enumerate(cands) if not side or _has(f"{p.head.heading} {p.text}", side)),
                         key=lambda x: (-x[0], x[1]))
         if not ranked or ranked[0][0] < params.min_answer_score:

@@ -105,11 +105,15 @@ def units(ev: Evidence) -> list[Unit]:
     return out
 
 
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*", re.I)
+
+
 def _is_statement(s: str) -> bool:
-    """A prose unit worth restating: enough words, mostly lower-case text, not a bare link."""
-    words = re.findall(r"[A-Za-z]{2,}", s)
+    """A prose unit worth restating: enough words, mostly lower-case text, judged without its
+    links (a bare link states nothing; "Fix bug #97 (<link>) … documentation wrong" does)."""
+    words = re.findall(r"[A-Za-z]{2,}", _URL.sub(" ", s))
     lower = [w for w in words if w.islower()]
-    return len(words) >= 5 and len(lower) >= 3 and "://" not in s
+    return len(words) >= 5 and len(lower) >= 3
 
 
 def continues(prev: Unit, nxt: Unit) -> bool:

@@ -149,6 +149,7 @@ class RerankWeights(_Section):
     doc: float = Field(1.0, ge=0, le=100)         # document named or implied by the query
     overview: float = Field(1.0, ge=0, le=100)    # broad question: abstract/introduction/opening chunks
     boilerplate: float = Field(2.0, ge=0, le=100)  # penalty: contents lists, references
+    quoted: float = Field(1.5, ge=0, le=100)      # holds a quoted phrase of the query verbatim
 
 
 class RetrieveParams(_Section):
@@ -166,6 +167,9 @@ class RetrieveParams(_Section):
     variants: bool = True                          # aliases, Algorithm N forms, acronyms
     variant_weight: float = Field(0.5, ge=0, le=10)
     max_variants: int = Field(4, ge=0, le=20)
+    # A quoted phrase of two or more words ("'A method for finding …'") ranks the chunks that
+    # hold it verbatim, fused like the other rankings; 0 turns it off.
+    phrase_weight: float = Field(1.0, ge=0, le=10)
     rerank: bool = True
     rerank_depth: int = Field(40, ge=1, le=1000)
     weights: RerankWeights = RerankWeights()

@@ -63,3 +63,14 @@ def identifiers(text: str) -> list[str]:
         seen.add(key)
         out.append(tok)
     return out
+
+
+# A quoted string in a question: a title, an option value, a message. A straight apostrophe opens
+# a quote only where no letter precedes it and closes one only where no letter follows, so the
+# possessives of "BIKE's sizes … HQC's" are not a quote.
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<![\w'])'([^'\n]{2,60}?)'(?![\w'])")
+
+
+def quoted_phrases(text: str) -> list[str]:
+    """The quoted strings of a text, in order."""
+    return [m.group(1) or m.group(2) for m in _QUOTED.finditer(text)]

@@ -11,8 +11,10 @@ import re
 
 # A boundary in document prose: . ! ? then space before a capital, bracket or quote.
 _PROSE_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"“])")
-# A sentence of an answer ends at . ! ? (optionally followed by citation groups) before space/end.
-_CITED_SENTENCE = re.compile(r".+?(?:[.!?](?:\s*\[[^\]]*\])*(?=\s|$)|$)", re.S)
+# A sentence of an answer ends where a prose sentence does (. ! ? before a capital, bracket or
+# quote), or at the end of its line, keeping the citation groups that follow it: "index.php? func"
+# and ". . . documentation" inside a restated unit are not ends.
+_CITED_SENTENCE = re.compile(r".+?(?:[.!?](?:\s*\[[^\]]*\])*(?=\s+[A-Z(\"“]|\s*$)|$)", re.S)
 
 
 def split_prose(text: str) -> list[str]:
