@@ -65,7 +65,7 @@ def test_the_asked_thing_is_read_from_the_question():
     # a multi-part question is refused for an unstated thing only when no part is stated
     from citerag.answer.answerer import unstated_heads
     assert unstated_heads("What does X stand for, and which assumption underlies it?", "X: Ex", "") == []
-    assert unstated_heads("Which fee applies?", "no such word", "") == ["fee"]
+    assert unstated_heads("Which fee applies?", "no such word", "") == ["fee", "an amount of money"]
     # stated in any inflection; a typed head is stated by its type's cue in the answer
     assert head_stated(Head("fees"), "The fee is waived.", "")
     assert not head_stated(Head("fee"), "The licence is free.", "")
@@ -100,6 +100,29 @@ def test_a_quoted_phrase_is_found_verbatim_and_answered(agents, corpus, question
     assert all(n in r.answer.answer for n in needs), r.answer.answer
     ranked = agents[corpus].flow.retriever.search(question).rankings
     assert ranked["phrase1"] and ranked["phrase1"][0] in ranked["rerank"][:8]  # found verbatim, kept by the reranker
+
+
+def test_a_fixed_unit_quantity_must_be_shown():
+    from citerag.answer.asked import unshown_quantities
+
+    assert unshown_quantities("How much does a support contract cost?", "Support is by e-mail, 2 days.") == [
+        "an amount of money"]
+    assert unshown_quantities("What is the price of a licence?", "A licence costs $200 per year.") == []
+    assert unshown_quantities("How long does the build take?", "It takes about 3 minutes.") == []
+    assert unshown_quantities("How long does the build take?", "Builds run on 2 cores.") == ["a duration"]
+    assert unshown_quantities("How long must the nonce be?", "At least 256 bits.") == []  # a length
+
+
+@pytest.mark.parametrize("corpus,question,quantity", [
+    ("default", "How much does a CMVP validation of an ML-DSA implementation cost?", "an amount of money"),
+    ("default", "How long does ML-KEM key generation take?", "a duration"),
+    ("tech-manuals", "How long does ReportLab take to build a document with many tables?", "a duration"),
+    ("tech-manuals", "What is the price of the AMC printed manual?", "an amount of money"),
+])
+def test_a_price_or_duration_answered_with_other_numbers_is_refused(agents, corpus, question, quantity):
+    r = ask(agents, corpus, question)
+    assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
+    assert any(quantity in n for n in r.answer.notes), r.answer.notes
 
 
 @pytest.mark.parametrize("corpus,question,sides", [

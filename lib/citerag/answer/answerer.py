@@ -12,7 +12,16 @@ import re
 from dataclasses import dataclass, field
 
 from citerag.answer.abstain import AbstainModel, features
-from citerag.answer.asked import action_stated, asked, asked_actions, asked_heads, focus_terms, head_stated, split_parts
+from citerag.answer.asked import (
+    action_stated,
+    asked,
+    asked_actions,
+    asked_heads,
+    focus_terms,
+    head_stated,
+    split_parts,
+    unshown_quantities,
+)
 from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys, strip_citations
 from citerag.answer.conflicts import find_conflicts
 from citerag.answer.evidence import Evidence, support_score
@@ -135,6 +144,7 @@ def unstated_heads(question: str, evidence_text: str, answer_text: str, actions:
     composer, and the other parts still deserve their answer."""
     per_part = [[h.word for h in asked_heads(p) if not head_stated(h, evidence_text, answer_text)]
                 + ([v for v in asked_actions(p) if not action_stated(v, evidence_text, answer_text)] if actions else [])
+                + unshown_quantities(p, answer_text)
                 for p in split_parts(question)]
     if len(per_part) > 1 and not all(per_part):
         return []

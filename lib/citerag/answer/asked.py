@@ -49,8 +49,22 @@ TYPES: dict[str, re.Pattern[str]] = {
                              re.I),
 }
 
+# Quantities whose unit the question fixes: any number will not do. "What does X cost" wants an
+# amount of money, "how long does X take" a duration ("how long must the nonce be" is a length).
+STRICT: dict[str, re.Pattern[str]] = {
+    "money": re.compile(r"\bhow much (?:does|do|did|will|would|is|are)\b.*\bcost\b|"
+                        r"\bwhat (?:does|do|did|will|would)\b.*\bcost\b|\b(?:price|prices|fee|fees)\b", re.I),
+    "duration": re.compile(r"\bhow long (?:does|do|did|will|would|should|can|could)\b.*\b(?:take|takes|last|lasts)\b|"
+                           r"\bhow much time\b", re.I),
+}
+
 # What a unit of each answer type shows.
 CUES: dict[str, re.Pattern[str]] = {
+    "money": re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:USD|EUR|GBP|dollars?|euros?|pounds?|cents?)\b|"
+                        r"\b(?:free of charge|no charge|at no cost|for free|is free)\b", re.I),
+    "duration": re.compile(r"\b\d[\d,.]*\s?(?:ms|µs|ns|milliseconds?|microseconds?|nanoseconds?|s|secs?|seconds?|"
+                           r"mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?)\b|"
+                           r"\b(?:instantly|immediately|a few (?:seconds|minutes))\b", re.I),
     "number": re.compile(r"\d"),
     "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
     "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reason|thus|as a result|"
@@ -114,6 +128,16 @@ class Asked:
 def answer_types(text: str) -> tuple[str, ...]:
     t = text.strip()
     return tuple(n for n, rx in TYPES.items() if rx.search(t))
+
+
+_QUANTITY = {"money": "an amount of money", "duration": "a duration"}
+
+
+def unshown_quantities(question: str, answer_text: str) -> list[str]:
+    """The fixed-unit quantities (money, duration) a question asks for that the answer never
+    shows: a price question answered with a version number is about something else."""
+    return [_QUANTITY[kind] for kind, rx in STRICT.items()
+            if rx.search(question) and not CUES[kind].search(answer_text)]
 
 
 _SMALL = frozenset("of and the for a an to in on with by".split())
