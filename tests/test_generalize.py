@@ -102,6 +102,20 @@ def test_a_quoted_phrase_is_found_verbatim_and_answered(agents, corpus, question
     assert ranked["phrase1"] and ranked["phrase1"][0] in ranked["rerank"][:8]  # found verbatim, kept by the reranker
 
 
+@pytest.mark.parametrize("corpus,question,name", [
+    ("default", "What did Shor recommend for the SLH-DSA parameter sets?", "Shor"),
+    ("tech-manuals", "Which version of Python does Gri need for its scripts?", "Python"),
+    ("tech-manuals", "Which Ubuntu release does Gri recommend?", "Ubuntu"),
+])
+def test_a_named_thing_the_cited_evidence_never_names_is_refused(agents, corpus, question, name):
+    from citerag.answer.asked import proper_names
+
+    assert name in proper_names(question) and "Gri" not in asked(question, doc_mentions=("Gri",)).focus
+    r = ask(agents, corpus, question)
+    assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
+    assert any(name in n for n in r.answer.notes), r.answer.notes
+
+
 def test_a_fixed_unit_quantity_must_be_shown():
     from citerag.answer.asked import unshown_quantities
 

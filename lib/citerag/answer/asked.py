@@ -317,7 +317,19 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     found += [i for i in identifiers if NUMBERED_VARIANT.fullmatch(i)]
     covered = " ".join(found).lower()
     found += [m.group(0) for m in _YEAR_OR_NUMBER.finditer(question) if m.group(0).lower() not in covered]
+    found += [n for n in proper_names(question) if n.lower() not in " ".join(found).lower()]
     return tuple(dict.fromkeys(f for f in found if f.lower() not in named))
+
+
+# A capitalised word inside a sentence ("… version of Python …", "… Mosca's theorem"): a name.
+_NAME = re.compile(r"(?<=[\w,;:)] )([A-Z][a-z]{2,})(?:'s)?\b")
+
+
+def proper_names(question: str) -> list[str]:
+    """Capitalised words that are not the first word of the question: the named things an
+    answer must be about (a tool, a person, a company). Identifiers with capitals or digits
+    inside (ML-KEM, BitsToBytes) are the identifiers' business."""
+    return [m.group(1) for m in _NAME.finditer(question) if m.group(1).lower() not in STOPWORDS]
 
 
 def asked(question: str, identifiers: tuple[str, ...] = (), doc_mentions: tuple[str, ...] = (),
