@@ -328,7 +328,7 @@ _NAME = re.compile(r"(?<=[\w,;:)] )([A-Z][a-z]{2,})(?:'s)?\b")
 def proper_names(question: str) -> list[str]:
     """Capitalised words that are not the first word of the question: the named things an
     answer must be about (a tool, a person, a company). Identifiers with capitals or digits
-    inside (ML-KEM, BitsToBytes) are the identifiers' business."""
+    inside (ABC-512, camelCaseName) are the identifiers' business."""
     return [m.group(1) for m in _NAME.finditer(question) if m.group(1).lower() not in STOPWORDS]
 
 
