@@ -139,7 +139,8 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
 
 def unstated_heads(question: str, evidence_text: str, answer_text: str, actions: bool = True) -> list[str]:
     """The asked things ("what license fee …" → fee) and, with `actions`, the asked events ("who
-    chaired …" → chaired) the evidence never mentions. In a multi-part question they count only
+    chaired …" → chaired) the evidence never mentions, and the fixed-unit quantities (money,
+    duration) the answer never shows. In a multi-part question they count only
     when no part's asked thing is stated: a part the documents do not state is reported by the
     composer, and the other parts still deserve their answer."""
     per_part = [[h.word for h in asked_heads(p) if not head_stated(h, evidence_text, answer_text)]

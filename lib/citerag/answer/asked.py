@@ -317,7 +317,8 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     found += [i for i in identifiers if NUMBERED_VARIANT.fullmatch(i)]
     covered = " ".join(found).lower()
     found += [m.group(0) for m in _YEAR_OR_NUMBER.finditer(question) if m.group(0).lower() not in covered]
-    found += [n for n in proper_names(question) if n.lower() not in " ".join(found).lower()]
+    covered = " ".join(found).lower()
+    found += [n for n in proper_names(question) if n.lower() not in covered]
     return tuple(dict.fromkeys(f for f in found if f.lower() not in named))
 
 

@@ -22,8 +22,8 @@ from citerag.answer.evidence import Evidence
 from citerag.answer.units import Passage, Unit, passages, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
-from citerag.retrieval.rerank import holds_any, is_overview, query_phrases
-from citerag.text.patterns import identifiers
+from citerag.retrieval.rerank import is_overview
+from citerag.text.patterns import holds_any, identifiers, query_phrases
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS
 

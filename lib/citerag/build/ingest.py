@@ -187,14 +187,14 @@ class PageCache:
 
 def _extracted(jobs: list[tuple[Path, IngestParams, str | None, int | None]], workers: int):
     """(pages, report) per job, in job order. Layout extraction of several documents runs in a
-    pool of spawned processes, the longest documents first so the cores finish together."""
+    pool of spawned processes, the largest files first so the cores finish together."""
     if len(jobs) < 2 or workers < 2 or jobs[0][1].extractor != "layout":
         yield from (ingest_file(*job) for job in jobs)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    order = sorted(range(len(jobs)), key=lambda i: -(jobs[i][3] or jobs[i][0].stat().st_size))
+    order = sorted(range(len(jobs)), key=lambda i: -jobs[i][0].stat().st_size)  # bytes ~ work
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                              initializer=one_thread_per_worker) as pool:
         futures = {i: pool.submit(ingest_file, *jobs[i]) for i in order}

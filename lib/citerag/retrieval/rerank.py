@@ -18,7 +18,7 @@ from citerag.build.chunk import Chunk
 from citerag.core.params import RerankWeights
 from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
-from citerag.text.patterns import quoted_phrases
+from citerag.text.patterns import holds_any, query_phrases
 
 _GLOSSARY_HEAD = re.compile(r"terms|definitions|glossary|acronyms|abbreviations|symbols", re.I)
 # Sections that present a document or a topic as a whole (document structure, not vocabulary).
@@ -105,23 +105,6 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     return f
 
 
-@lru_cache(maxsize=1024)
-def query_phrases(query: str) -> tuple[str, ...]:
-    """The query's quoted phrases of two or more words, lower-cased with single spaces (a quoted
-    single word is already a BM25 term)."""
-    return tuple(" ".join(p.lower().split()) for p in quoted_phrases(query) if len(p.split()) >= 2)
-
-
-def holds_any(phrases: tuple[str, ...], text: str) -> bool:
-    """Does the text hold one of the phrases verbatim (case and spacing aside)?"""
-    return bool(phrases) and any(p in _spaced(text) for p in phrases)
-
-
-@lru_cache(maxsize=8192)
-def _spaced(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
 def is_overview(ordinal: int, heading_path: list[str]) -> bool:
     """A document-level chunk: the document's opening, or a section that presents its topic
     (its own heading, not an ancestor's: "Introduction > Version numbering" is a detail)."""
@@ -148,4 +131,4 @@ def score(f: dict[str, float], w: RerankWeights) -> float:
     return (w.fused * f["fused"] + w.dense * f["dense"] + w.identifier * f["identifier"]
             + w.phrase * f["phrase"] + w.heading * f["heading"] + w.anchor * f["anchor"]
             + w.mode * f["mode"] + w.defines * f["defines"] + w.doc * f["doc"] + w.overview * f["overview"]
-            + w.quoted * f.get("quoted", 0.0) - w.boilerplate * f["boilerplate"])
+            + w.quoted * f["quoted"] - w.boilerplate * f["boilerplate"])

@@ -16,6 +16,7 @@ from citerag.core.types import Located, Location
 from citerag.retrieval import rerank
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.store import IndexStore
+from citerag.text.patterns import holds_any, query_phrases
 
 
 @dataclass(frozen=True)
@@ -126,13 +127,13 @@ class Retriever:
         return [ids[i] for i in order[:depth]]
 
     def phrase_ranking(self, phrase: str, allowed: np.ndarray | None, depth: int) -> list[str]:
-        """Chunks that hold the phrase (from `rerank.query_phrases`) verbatim, by BM25 score. Only the
+        """Chunks that hold the phrase (from `query_phrases`) verbatim, by BM25 score. Only the
         chunks BM25 scores above zero for the phrase are read, not every chunk."""
         ids = self.store.bm25.ids
         s = self.store.bm25.scores(phrase)
         hit = s > 0 if allowed is None else (s > 0) & allowed
         by_id = self.store.by_id
-        found = [i for i in np.flatnonzero(hit).tolist() if rerank.holds_any((phrase,), by_id[ids[i]].text)]
+        found = [i for i in np.flatnonzero(hit).tolist() if holds_any((phrase,), by_id[ids[i]].text)]
         found.sort(key=lambda i: (-round(float(s[i]), 9), self._tiebreak[ids[i]]))
         return [ids[i] for i in found[:depth]]
 
@@ -157,7 +158,7 @@ class Retriever:
                 rankings[f"variant{i + 1}"] = self.bm25_ranking(v, allowed, p.depth)
                 fuse_in.append((rankings[f"variant{i + 1}"], p.variant_weight))
         if p.method == "hybrid" and p.phrase_weight > 0:
-            for i, phrase in enumerate(rerank.query_phrases(query)):
+            for i, phrase in enumerate(query_phrases(query)):
                 rankings[f"phrase{i + 1}"] = self.phrase_ranking(phrase, allowed, p.depth)
                 fuse_in.append((rankings[f"phrase{i + 1}"], p.phrase_weight))
         fused = rrf([(ids, w) for ids, w in fuse_in if ids], p.rrf_k0)

@@ -9,6 +9,7 @@ None of them names a corpus's things; they describe document structure.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from citerag.text.tokenize import STOPWORDS
 
@@ -74,3 +75,20 @@ _QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<![\w'])'([^'\n]{2,60}?)
 def quoted_phrases(text: str) -> list[str]:
     """The quoted strings of a text, in order."""
     return [m.group(1) or m.group(2) for m in _QUOTED.finditer(text)]
+
+
+@lru_cache(maxsize=1024)
+def query_phrases(query: str) -> tuple[str, ...]:
+    """The query's quoted phrases of two or more words, lower-cased with single spaces (a quoted
+    single word is already a BM25 term)."""
+    return tuple(" ".join(p.lower().split()) for p in quoted_phrases(query) if len(p.split()) >= 2)
+
+
+def holds_any(phrases: tuple[str, ...], text: str) -> bool:
+    """Does the text hold one of the phrases verbatim (case and spacing aside)?"""
+    return bool(phrases) and any(p in _spaced(text) for p in phrases)
+
+
+@lru_cache(maxsize=8192)
+def _spaced(text: str) -> str:
+    return " ".join(text.lower().split())
