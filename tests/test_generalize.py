@@ -48,6 +48,12 @@ def test_parts_types_and_focus_are_read_from_the_question():
     assert [p.topic for p in asked("Compare A and B", topics=("A", "B"), attribute="size").parts] == ["A", "B"]
     # possessives are not quotes; a quoted title is a focus; a part naming nothing keeps the subject
     assert asked("How do ABC's key sizes compare with XYZ's?").focus == ()
+    from citerag.answer.asked import proper_names
+
+    for question, name in (("What did Shor recommend for the SLH-DSA parameter sets?", "Shor"),
+                           ("Which version of Python does Gri need for its scripts?", "Python"),
+                           ("Which Ubuntu release does Gri recommend?", "Ubuntu")):
+        assert name in proper_names(question) and "Gri" not in asked(question, doc_mentions=("Gri",)).focus
     assert asked("Who wrote 'Codes for small weights', and in which year?").focus == ("Codes for small weights",)
     assert split_parts("Who wrote 'Codes for small weights', and in which year?") == [
         "Who wrote 'Codes for small weights'", "in which year Who wrote 'Codes for small weights'"]
@@ -102,20 +108,6 @@ def test_a_quoted_phrase_is_found_verbatim_and_answered(agents, corpus, question
     assert ranked["phrase1"] and ranked["phrase1"][0] in ranked["rerank"][:8]  # found verbatim, kept by the reranker
 
 
-@pytest.mark.parametrize("corpus,question,name", [
-    ("default", "What did Shor recommend for the SLH-DSA parameter sets?", "Shor"),
-    ("tech-manuals", "Which version of Python does Gri need for its scripts?", "Python"),
-    ("tech-manuals", "Which Ubuntu release does Gri recommend?", "Ubuntu"),
-])
-def test_a_named_thing_the_cited_evidence_never_names_is_refused(agents, corpus, question, name):
-    from citerag.answer.asked import proper_names
-
-    assert name in proper_names(question) and "Gri" not in asked(question, doc_mentions=("Gri",)).focus
-    r = ask(agents, corpus, question)
-    assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
-    assert any(name in n for n in r.answer.notes), r.answer.notes
-
-
 def test_a_fixed_unit_quantity_must_be_shown():
     from citerag.answer.asked import unshown_quantities
 
@@ -125,18 +117,6 @@ def test_a_fixed_unit_quantity_must_be_shown():
     assert unshown_quantities("How long does the build take?", "It takes about 3 minutes.") == []
     assert unshown_quantities("How long does the build take?", "Builds run on 2 cores.") == ["a duration"]
     assert unshown_quantities("How long must the nonce be?", "At least 256 bits.") == []  # a length
-
-
-@pytest.mark.parametrize("corpus,question,quantity", [
-    ("default", "How much does a CMVP validation of an ML-DSA implementation cost?", "an amount of money"),
-    ("default", "How long does ML-KEM key generation take?", "a duration"),
-    ("tech-manuals", "How long does ReportLab take to build a document with many tables?", "a duration"),
-    ("tech-manuals", "What is the price of the AMC printed manual?", "an amount of money"),
-])
-def test_a_price_or_duration_answered_with_other_numbers_is_refused(agents, corpus, question, quantity):
-    r = ask(agents, corpus, question)
-    assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
-    assert any(quantity in n for n in r.answer.notes), r.answer.notes
 
 
 @pytest.mark.parametrize("corpus,question,sides", [
@@ -153,6 +133,10 @@ def test_comparison_answered_on_both_sides(agents, corpus, question, sides):
 @pytest.mark.parametrize("corpus,question,focus", [
     ("default", "What did NIST decide about ML-KEM in 2031?", "2031"),
     ("tech-manuals", "What version of ReportLab added support for 2047 fonts?", "2047"),
+    # a name the question asks about (a capitalised word inside it)
+    ("default", "What did Shor recommend for the SLH-DSA parameter sets?", "Shor"),
+    ("tech-manuals", "Which version of Python does Gri need for its scripts?", "Python"),
+    ("tech-manuals", "Which Ubuntu release does Gri recommend?", "Ubuntu"),
 ])
 def test_missing_focus_refused_with_its_reason(agents, corpus, question, focus):
     r = ask(agents, corpus, question)
@@ -166,6 +150,11 @@ def test_missing_focus_refused_with_its_reason(agents, corpus, question, focus):
     # the asked event: who did it, when, which release
     ("default", "Who audited the ML-KEM reference implementation?", "audited"),
     ("tech-manuals", "Who endorsed the Platypus layout engine of ReportLab?", "endorsed"),
+    # a fixed-unit quantity: other numbers do not answer a price or a duration
+    ("default", "How much does a CMVP validation of an ML-DSA implementation cost?", "an amount of money"),
+    ("default", "How long does ML-KEM key generation take?", "a duration"),
+    ("tech-manuals", "How long does ReportLab take to build a document with many tables?", "a duration"),
+    ("tech-manuals", "What is the price of the AMC printed manual?", "an amount of money"),
 ])
 def test_asked_thing_the_evidence_never_mentions_is_refused(agents, corpus, question, thing):
     """Evidence on the topic that never mentions what is asked for (a thing, or the event asked
