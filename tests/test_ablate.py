@@ -47,6 +47,7 @@ def test_shipped_specs_are_valid_and_named_by_their_values():
     ("grid:\n  retrieve.rrf_k0: [10]\nx: retrieve.k\n", "x: 'retrieve.k' is not a grid key"),
     ("grid:\n  retrieve.rrf_k0: [10]\nnotebooks: [99_none]\n", "notebooks: no notebook 99_none.ipynb"),
     ("grid:\n  retrieve.rrf_k0: [10]\ncolour: red\n", "colour: Extra inputs are not permitted"),
+    ("set:\n  eval.nope: 1\ngrid:\n  retrieve.rrf_k0: [10]\n", "set.eval.nope=1: "),
 ])
 def test_bad_specs_name_the_file_and_key(tmp_path, body, message):
     path = _spec(tmp_path, body)
@@ -92,6 +93,7 @@ def test_answer_metrics_by_hand():
 def test_sweep_reuses_stages_records_failures_resumes_and_reports(built, tmp_path):
     spec = _spec(tmp_path, "description: two k0 values and a broken question file\n"
                            "base: params/default.yaml\nnotebooks: [06_eval]\n"
+                           "set:\n  eval.also: [params/tech-manuals.yaml]\n"
                            "grid:\n  retrieve.rrf_k0: [30, 60]\n"
                            "  eval.questions: [data/nist-pqc/eval/questions.jsonl, data/nist-pqc/eval/missing.jsonl]\n"
                            "x: retrieve.rrf_k0\n")

@@ -82,7 +82,8 @@ def test_stable_hash_ignores_key_order():
 def test_companion_corpora_take_method_overrides_not_corpus_files():
     from citerag.experiments.eval_run import companion_params
 
-    base = load_params(repo_root() / "params" / "default.yaml")
+    assert load_params(repo_root() / "params" / "default.yaml").eval.also == []  # the main job: one corpus
+    base = load_params(repo_root() / "params" / "default.yaml", {"eval.also": ["params/tech-manuals.yaml"]})
     overrides = {"retrieve.rrf_k0": 30, "eval.questions": "data/nist-pqc/eval/questions.jsonl",
                  "paths.artifacts": "elsewhere"}
     [(path, other)] = companion_params(base, overrides)

@@ -469,7 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=_positive_int, default=30, help="rows to print (default %(default)s)")
     p.set_defaults(func=cmd_diff)
 
-    p = with_params(sub.add_parser("calibrate", help="fit the answer/refuse model on the dev sets (both corpora)"))
+    p = with_params(sub.add_parser("calibrate", help="fit the answer/refuse model on the dev sets (+ eval.also)"))
     p.add_argument("--out", default="data/abstain", help="folder for model.json, curve.csv (default: %(default)s)")
     p.add_argument("--max-answerable-refused", type=float, default=0.08,
                    help="operating point: refuse at most this share of answerables (cross-validated)")

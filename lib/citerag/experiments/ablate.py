@@ -46,6 +46,9 @@ class AblationSpec(BaseModel):
     description: str = ""
     notebooks: list[str] = Field(default_factory=lambda: ["06_eval"], min_length=1)
     grid: dict[str, list[Any]] = Field(min_length=1)
+    # Overrides every variant shares, not part of its name: e.g. `eval.also` to measure other
+    # corpora side by side in the report.
+    set: dict[str, Any] = Field(default_factory=dict)
     x: str | None = None  # the swept param on the report's x axis (default: the first grid key)
 
 
@@ -116,6 +119,11 @@ def load_ablation(path: str | Path, base: str | None = None) -> Ablation:
     if base is not None:
         spec = spec.model_copy(update={"base": base})
     base_params = load_params(resolve(spec.base))
+    for key, value in spec.set.items():
+        try:
+            base_params = base_params.with_overrides({key: value})
+        except ParamsError as exc:
+            raise ParamsError(f"{p}: set.{key}={value!r}: {exc}") from None
     variants = []
     for combo in itertools.product(*spec.grid.values()):
         overrides = dict(zip(keys, combo, strict=True))
@@ -154,7 +162,7 @@ def run_variant(ab: Ablation, v: Variant, folder: Path, extra: dict[str, Any],
     """Execute the spec's notebooks for one variant; returns (ok, seconds, error)."""
     from citerag.experiments.notebooks import run_notebooks
 
-    overrides = {**v.overrides, **extra}
+    overrides = {**ab.spec.set, **v.overrides, **extra}
     params = ab.base.with_overrides(overrides)
     folder.mkdir(parents=True, exist_ok=True)
     write_json_atomic(folder / STATUS, {"status": "running", "variant": v.name, "overrides": v.overrides})
@@ -237,7 +245,7 @@ def _prebuild(ab: Ablation, variants: list[Variant], extra: dict[str, Any], log)
     from citerag.experiments.eval_run import companion_params, missing_files
 
     for v in variants:
-        overrides = {**v.overrides, **extra}
+        overrides = {**ab.spec.set, **v.overrides, **extra}
         try:
             params = ab.base.with_overrides(overrides)
             build_all(params, log=lambda _m: None, progress=False)
