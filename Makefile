@@ -16,6 +16,9 @@ export ORT_DISABLE_TELEMETRY := 1
 export ANONYMIZED_TELEMETRY := False
 export RAGAS_DO_NOT_TRACK := true
 export TOKENIZERS_PARALLELISM := false
+# uv copies files into .venv: its default hardlinks from its cache make NLTK (inside llama-index)
+# refuse its own data files ("refusing multiply-linked file", a hardlink-escape guard).
+export UV_LINK_MODE := copy
 # llama-cpp-python (tests only) has no Linux wheel on PyPI: it compiles once (uv caches the wheel).
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
