@@ -70,6 +70,11 @@ class Ablation:
     def x(self) -> str:
         return self.spec.x or next(iter(self.spec.grid))
 
+    def overrides(self, v: Variant, extra: dict[str, Any]) -> dict[str, Any]:
+        """A variant's overrides as its notebooks receive them: they re-load the base params file,
+        so the spec's shared `set` travels with the variant's own values and the caller's extras."""
+        return {**self.spec.set, **v.overrides, **extra}
+
 
 @dataclass
 class AblationRun:
@@ -162,7 +167,7 @@ def run_variant(ab: Ablation, v: Variant, folder: Path, extra: dict[str, Any],
     """Execute the spec's notebooks for one variant; returns (ok, seconds, error)."""
     from citerag.experiments.notebooks import run_notebooks
 
-    overrides = {**ab.spec.set, **v.overrides, **extra}
+    overrides = ab.overrides(v, extra)
     params = ab.base.with_overrides(overrides)
     folder.mkdir(parents=True, exist_ok=True)
     write_json_atomic(folder / STATUS, {"status": "running", "variant": v.name, "overrides": v.overrides})
@@ -245,7 +250,7 @@ def _prebuild(ab: Ablation, variants: list[Variant], extra: dict[str, Any], log)
     from citerag.experiments.eval_run import companion_params, missing_files
 
     for v in variants:
-        overrides = {**ab.spec.set, **v.overrides, **extra}
+        overrides = ab.overrides(v, extra)
         try:
             params = ab.base.with_overrides(overrides)
             build_all(params, log=lambda _m: None, progress=False)
