@@ -229,3 +229,12 @@ def test_the_decision_is_recorded_and_the_operating_point_moves_it(agents):
     strict = Agent(base.store, base.params.with_overrides({**gate, "answer.abstain.threshold": 1.0}))
     s = strict.run(q)
     assert s.answer.refused and s.refusal_reason == "low_confidence"
+
+
+def test_a_chunk_under_the_asked_identifiers_section_is_retrieved(agents):
+    """An option defined in a section titled with the format's name ("AMC-TXT syntax > Questions
+    options"), whose text never repeats the name, reaches the top of the ranking; before, chunks
+    that merely mention the name filled the top 8. A new question (in no dev or blind set)."""
+    hits = agents["tech-manuals"].flow.retriever.search("What does the columns question option do in AMC-TXT?", k=8)
+    pages = [(h.doc_id, h.start_page) for h in hits.hits]
+    assert ("auto-multiple-choice.en", 16) in pages[:3], pages

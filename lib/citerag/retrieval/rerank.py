@@ -78,7 +78,10 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     # A name that names the chunk's own document ("… in AMC") is implied by every chunk of it.
     named_here = chunk.doc_id in q.docs
     mentions = {m.lower() for m in q.doc_mentions}
-    f["identifier"] = (sum(_has_token(text_lower, i) or (named_here and i.lower() in mentions)
+    # A chunk under a section titled with the identifier ("4 AMC-TXT syntax > Options") is about it.
+    head_lower = _lower(heading)
+    f["identifier"] = (sum(_has_token(text_lower, i) or _has_token(head_lower, i)
+                           or (named_here and i.lower() in mentions)
                            for i in q.identifiers) / len(q.identifiers) if q.identifiers else 0.0)
     qb = _bigrams(list(q.content_words))
     f["phrase"] = len(qb & _bigrams(_chunk_words(chunk.text))) / len(qb) if qb else 0.0
