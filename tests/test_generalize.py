@@ -232,9 +232,14 @@ def test_the_decision_is_recorded_and_the_operating_point_moves_it(agents):
 
 
 def test_a_chunk_under_the_asked_identifiers_section_is_retrieved(agents):
-    """An option defined in a section titled with the format's name ("AMC-TXT syntax > Questions
+    """With `retrieve.heading_identifiers`, an option defined in a section titled with the format's name ("AMC-TXT syntax > Questions
     options"), whose text never repeats the name, reaches the top of the ranking; before, chunks
     that merely mention the name filled the top 8. A new question (in no dev or blind set)."""
-    hits = agents["tech-manuals"].flow.retriever.search("What does the columns question option do in AMC-TXT?", k=8)
-    pages = [(h.doc_id, h.start_page) for h in hits.hits]
-    assert ("auto-multiple-choice.en", 16) in pages[:3], pages
+    from citerag.retrieval.retriever import Retriever
+
+    store, rp = agents["tech-manuals"].flow.store, agents["tech-manuals"].params.retrieve
+    q, gold = "What does the columns question option do in AMC-TXT?", ("auto-multiple-choice.en", 16)
+    on = Retriever(store, rp.model_copy(update={"heading_identifiers": True})).search(q, k=8)
+    off = Retriever(store, rp.model_copy(update={"heading_identifiers": False})).search(q, k=8)
+    assert gold in [(h.doc_id, h.start_page) for h in on.hits][:3]
+    assert gold not in [(h.doc_id, h.start_page) for h in off.hits]  # the default (opt-in, see README)

@@ -118,7 +118,7 @@ def test_miss_causes():
 
 
 def test_identifier_in_the_section_heading_counts_for_the_chunk():
-    """A chunk under a section titled with the asked identifier ("4 ABC-TXT syntax > Options") is
+    """With `retrieve.heading_identifiers`, a chunk under a section titled with the asked identifier ("4 ABC-TXT syntax > Options") is
     about it even when its own text never repeats the name; a chunk elsewhere is not."""
     from citerag.retrieval.rerank import features
 
@@ -127,5 +127,6 @@ def test_identifier_in_the_section_heading_counts_for_the_chunk():
     text = "Available options:\nwide present the choices on one line."
     under = Chunk("D::p9::c0", "D", 9, 9, 3, ["4 ABC-TXT syntax", "4.3 Options"], ["text"], text, len(text))
     elsewhere = Chunk("D::p2::c0", "D", 2, 2, 1, ["2 Installation"], ["text"], text, len(text))
-    assert features(qa, under, 0.5, 0.5, {})["identifier"] == 1.0
-    assert features(qa, elsewhere, 0.5, 0.5, {})["identifier"] == 0.0
+    assert features(qa, under, 0.5, 0.5, {}, heading_identifiers=True)["identifier"] == 1.0
+    assert features(qa, elsewhere, 0.5, 0.5, {}, heading_identifiers=True)["identifier"] == 0.0
+    assert features(qa, under, 0.5, 0.5, {})["identifier"] == 0.0  # off by default (opt-in, see README)

@@ -172,6 +172,9 @@ class RetrieveParams(_Section):
     phrase_weight: float = Field(1.0, ge=0, le=10)
     rerank: bool = True
     rerank_depth: int = Field(40, ge=1, le=1000)
+    # an identifier in a chunk's section heading counts for the chunk (measured: helps both dev pools,
+    # no retrieval change and one answer lost on the blind10 sets; opt-in, see README)
+    heading_identifiers: bool = False
     weights: RerankWeights = RerankWeights()
 
 

@@ -71,16 +71,17 @@ def doc_hints(q: QueryAnalysis, name_docs: dict[str, str]) -> dict[str, float]:
 
 
 def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float,
-             hints: dict[str, float]) -> dict[str, float]:
+             hints: dict[str, float], heading_identifiers: bool = False) -> dict[str, float]:
     text_lower = _lower(chunk.text)
     heading = " > ".join(chunk.heading_path)
     f: dict[str, float] = {"fused": fused_norm, "dense": max(0.0, dense_sim)}
     # A name that names the chunk's own document ("… in AMC") is implied by every chunk of it.
     named_here = chunk.doc_id in q.docs
     mentions = {m.lower() for m in q.doc_mentions}
-    # A chunk under a section titled with the identifier ("4 AMC-TXT syntax > Options") is about it.
-    head_lower = _lower(heading)
-    f["identifier"] = (sum(_has_token(text_lower, i) or _has_token(head_lower, i)
+    # With `heading_identifiers`, a chunk under a section titled with the identifier
+    # ("4 AMC-TXT syntax > Options") is about it.
+    head_lower = _lower(heading) if heading_identifiers else ""
+    f["identifier"] = (sum(_has_token(text_lower, i) or (bool(head_lower) and _has_token(head_lower, i))
                            or (named_here and i.lower() in mentions)
                            for i in q.identifiers) / len(q.identifiers) if q.identifiers else 0.0)
     qb = _bigrams(list(q.content_words))

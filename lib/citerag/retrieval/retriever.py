@@ -176,7 +176,8 @@ class Retriever:
             hints = rerank.doc_hints(qa, self.store.knowledge.name_docs)
             final_scores = {}
             for cid, sim in zip(pool, sims):
-                f = rerank.features(qa, self.store.by_id[cid], fused[cid] / best, float(sim), hints)
+                f = rerank.features(qa, self.store.by_id[cid], fused[cid] / best, float(sim), hints,
+                                    p.heading_identifiers)
                 feats[cid] = f
                 final_scores[cid] = rerank.score(f, p.weights)
             final = sorted(pool, key=lambda c: (-round(final_scores[c], 9), self._tiebreak[c]))
