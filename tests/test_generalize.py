@@ -243,3 +243,36 @@ def test_a_chunk_under_the_asked_identifiers_section_is_retrieved(agents):
     off = Retriever(store, rp.model_copy(update={"heading_identifiers": False})).search(q, k=8)
     assert gold in [(h.doc_id, h.start_page) for h in on.hits][:3]
     assert gold not in [(h.doc_id, h.start_page) for h in off.hits]  # the default (opt-in, see README)
+
+
+def test_absent_words_are_the_question_words_the_corpus_never_writes():
+    from citerag.answer.answerer import absent_words
+
+    vocab = {"chart", "charts", "draw", "draws", "class", "bar", "reportlab"}
+    assert absent_words("Which ReportLab chart class draws bar charts with a glossy finish?", vocab) == [
+        "glossy", "finish"]
+    assert absent_words("Explain what the ReportLab bar chart class draws.", vocab) == []  # frame words
+
+
+@pytest.mark.parametrize("corpus,question,word", [
+    ("default", "How many signatures can a pilot verify per flight with ML-DSA?", "pilot"),
+    ("tech-manuals", "Which ReportLab chart class draws bar charts with a glossy finish?", "glossy"),
+])
+def test_an_everyday_word_the_corpus_never_writes_needs_a_strong_match(agents, corpus, question, word):
+    """Ordinary English is not an unknown name ("walk me through"), but a question that hinges on
+    a word the documents never use is answered only when the rest of it is matched strongly;
+    here the best passage holds about half of the other terms."""
+    r = ask(agents, corpus, question)
+    assert r.answer.refused and r.refusal_reason == "unknown_terms", r.answer.answer
+    assert any(word in n and "< 0.6" in n for n in r.answer.notes), r.answer.notes
+
+
+@pytest.mark.parametrize("corpus,question,needs", [
+    ("default", "Which function does ML-DSA key generation draw its random seed from?", "seed"),
+    ("tech-manuals", "How can a teacher in a hurry run auto-multiple-choice prepare to make the subject file?",
+     "--mode s"),
+])
+def test_an_everyday_word_the_corpus_never_writes_with_a_strong_match_is_answered(agents, corpus, question, needs):
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused, r.answer.notes
+    assert needs in r.answer.answer

@@ -31,7 +31,7 @@ from citerag.retrieval.query import QueryAnalysis
 from citerag.text.inflect import ENDINGS, bases
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
-from citerag.text.tokenize import STOPWORDS, token_set, tokenize
+from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}")
 
@@ -90,6 +90,15 @@ def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] =
         if salient and not _in_corpus(w, vocab):
             out.append(w)
     return out
+
+
+def absent_words(question: str, vocab: set[str]) -> list[str]:
+    """Content words of the question that the corpus never writes in any inflection, names or
+    not: what `unknown_terms` lets pass as ordinary English ("radar", "donate") still says the
+    documents do not speak of it, unless the rest of the question is matched strongly."""
+    words = [m.group(0) for m in _WORD.finditer(question)]
+    return [w for w in words if len(w) >= 3 and w.lower() not in STOPWORDS and w.lower() not in QUESTION_FRAME
+            and not _in_corpus(w, vocab)]
 
 
 def verify(draft: str, evidence: list[Evidence], params: AnswerParams) -> tuple[str, list[SentenceCheck], str | None]:
@@ -192,7 +201,7 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
             text, checks, reason = verify(draft, evidence, params)
             if reason is None:
                 return _gate(qa, _answer(qa.text, text, checks, evidence, "openai", notes), evidence, params,
-                             decision, score)
+                             decision, score, vocab)
             notes.append(f"openai draft rejected ({reason}); deterministic fallback")
         backend = "extractive"
     if not drafted.text:
@@ -204,13 +213,15 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
     text, checks, reason = verify(drafted.text, evidence, params)
     if reason is not None:
         return Answer(qa.text, REFUSAL, True, reason, [], checks, backend, notes, decision)
-    return _gate(qa, _answer(qa.text, text, checks, evidence, backend, notes), evidence, params, decision, score)
+    return _gate(qa, _answer(qa.text, text, checks, evidence, backend, notes), evidence, params, decision, score,
+                 vocab)
 
 
 def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict,
-          score: Scorer) -> Answer:
-    """A verified answer passes the focus check and the calibrated decision, or becomes a refusal
-    that says which failed; an answer whose quantity other evidence contradicts says so."""
+          score: Scorer, vocab: set[str]) -> Answer:
+    """A verified answer passes the focus check, the absent-word bar and the calibrated decision,
+    or becomes a refusal that says which failed; an answer whose quantity other evidence
+    contradicts says so."""
     ans.decision = decision
     if params.refuse_missing_focus:
         cited = [e for e in evidence if e.key in {c["key"] for c in ans.citations}]
@@ -218,6 +229,12 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         if missing:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision)
+    absent = absent_words(qa.text, vocab) if params.absent_word_min_score else []
+    best = decision["features"]["best"]
+    if absent and best < params.absent_word_min_score:
+        return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
+                      [*ans.notes, f"not in the corpus: {', '.join(absent)}; the best passage holds {best:.2f} of "
+                                   f"the other terms (< {params.absent_word_min_score})"], decision)
     if decision.get("answer") is False:
         return Answer(qa.text, REFUSAL, True, "low_confidence", [], ans.sentences, ans.backend,
                       [*ans.notes, f"p(answerable)={decision['probability']} < {decision['threshold']}"], decision)

@@ -214,6 +214,9 @@ class AnswerParams(_Section):
     support_threshold: float = Field(0.6, ge=0, le=1)
     # Refuse when the question names a term that occurs nowhere in the corpus.
     refuse_unknown_terms: bool = True
+    # A question with an everyday word the corpus never writes ("radar", "donate") is answered only
+    # when a passage holds at least this share of its other weighted terms (0 = off).
+    absent_word_min_score: float = Field(0.6, ge=0, le=2)
     # Refuse when the cited evidence never states a number, quoted string or numbered identifier
     # the question names (answer/asked.py: focus).
     refuse_missing_focus: bool = True
