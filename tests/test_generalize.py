@@ -155,6 +155,9 @@ def test_missing_focus_refused_with_its_reason(agents, corpus, question, focus):
     ("default", "How long does ML-KEM key generation take?", "a duration"),
     ("tech-manuals", "How long does ReportLab take to build a document with many tables?", "a duration"),
     ("tech-manuals", "What is the price of the AMC printed manual?", "an amount of money"),
+    # a limit: a count of something else does not state a maximum
+    ("default", "What is the maximum size of a message that ML-DSA can sign?", "a limit"),
+    ("tech-manuals", "What is the maximum number of flowables in a ReportLab story?", "a limit"),
 ])
 def test_asked_thing_the_evidence_never_mentions_is_refused(agents, corpus, question, thing):
     """Evidence on the topic that never mentions what is asked for (a thing, or the event asked
@@ -273,6 +276,26 @@ def test_an_everyday_word_the_corpus_never_writes_needs_a_strong_match(agents, c
      "--mode s"),
 ])
 def test_an_everyday_word_the_corpus_never_writes_with_a_strong_match_is_answered(agents, corpus, question, needs):
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused, r.answer.notes
+    assert needs in r.answer.answer
+
+
+def test_a_limit_is_stated_as_one():
+    from citerag.answer.asked import unshown_quantities
+
+    assert unshown_quantities("What is the maximum number of rows?", "A number of rows at the top is repeated.") == [
+        "a limit (maximum or minimum)"]
+    assert unshown_quantities("What is the maximum number of rows?", "It is limited to 199 rows.") == []
+    assert unshown_quantities("What is the minimum key size?", "Keys of at least 128 bits.") == []
+    assert unshown_quantities("How many rows are repeated?", "A number of rows.") == []  # no limit asked
+
+
+@pytest.mark.parametrize("corpus,question,needs", [
+    ("default", "What is the maximum length of the context string in ML-DSA?", "255"),
+    ("tech-manuals", "What is the maximum number of answers a question can have in AMC?", "199"),
+])
+def test_a_stated_limit_is_answered(agents, corpus, question, needs):
     r = ask(agents, corpus, question)
     assert not r.answer.refused, r.answer.notes
     assert needs in r.answer.answer

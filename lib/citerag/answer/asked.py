@@ -56,6 +56,9 @@ STRICT: dict[str, re.Pattern[str]] = {
                         r"\bwhat (?:does|do|did|will|would)\b.*\bcost\b|\b(?:price|prices|fee|fees)\b", re.I),
     "duration": re.compile(r"\bhow long (?:does|do|did|will|would|should|can|could)\b.*\b(?:take|takes|last|lasts)\b|"
                            r"\bhow much time\b", re.I),
+    # "what is the maximum number of rows": a limit, which the documents state as one; a count of
+    # something else ("a number of rows at the top") does not answer it.
+    "limit": re.compile(r"\b(?:maximum|minimum)\b", re.I),
 }
 
 # What a unit of each answer type shows.
@@ -65,6 +68,9 @@ CUES: dict[str, re.Pattern[str]] = {
     "duration": re.compile(r"\b\d[\d,.]*\s?(?:ms|µs|ns|milliseconds?|microseconds?|nanoseconds?|s|secs?|seconds?|"
                            r"mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?)\b|"
                            r"\b(?:instantly|immediately|a few (?:seconds|minutes))\b", re.I),
+    "limit": re.compile(r"\b(?:maximum|minimum|max|min|at most|at least|up to|limit|limits|limited|no more than|"
+                        r"no less than|exceeds?|exceeded|exceeding|upper bound|lower bound|largest|smallest|highest|"
+                        r"lowest)\b|[≤≥]", re.I),
     "number": re.compile(r"\d"),
     "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
     "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reason|thus|as a result|"
@@ -130,12 +136,13 @@ def answer_types(text: str) -> tuple[str, ...]:
     return tuple(n for n, rx in TYPES.items() if rx.search(t))
 
 
-_QUANTITY = {"money": "an amount of money", "duration": "a duration"}
+_QUANTITY = {"money": "an amount of money", "duration": "a duration", "limit": "a limit (maximum or minimum)"}
 
 
 def unshown_quantities(question: str, answer_text: str) -> list[str]:
-    """The fixed-unit quantities (money, duration) a question asks for that the answer never
-    shows: a price question answered with a version number is about something else."""
+    """The fixed-unit quantities (money, duration, a limit) a question asks for that the answer
+    never shows: a price question answered with a version number, or a maximum answered with a
+    count of something else, is about something else."""
     return [_QUANTITY[kind] for kind, rx in STRICT.items()
             if rx.search(question) and not CUES[kind].search(answer_text)]
 
