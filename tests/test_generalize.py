@@ -43,6 +43,10 @@ def test_parts_types_and_focus_are_read_from_the_question():
     assert split_parts("In pure signing, what is prepended?") == ["In pure signing, what is prepended?"]
     assert "number" in answer_types("What is the maximum number of pages?")
     assert "reason" in answer_types("Why was it not selected?")
+    # a list is asked by a plural head ("what are the layers", "which browsers"), not by a singular
+    # head whose verb is followed by a plural subject ("what colour are missing pixels")
+    assert "list" in answer_types("What are the layers of the design?") and "list" in answer_types("Which browsers enable X?")
+    assert "list" not in answer_types("What colour are missing pixels in an image by default?")
     a = asked('What did the group decide in 2031 about "fast mode" for ABC-512?', ("ABC-512",))
     assert set(a.focus) == {"fast mode", "ABC-512", "2031"}
     assert [p.topic for p in asked("Compare A and B", topics=("A", "B"), attribute="size").parts] == ["A", "B"]

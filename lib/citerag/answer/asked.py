@@ -43,7 +43,8 @@ TYPES: dict[str, re.Pattern[str]] = {
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
-                       r"(?!(?:does|is|was|has|do|did)\b)(?:[\w-]+ ){0,3}(?!does\b|has\b|was\b|steps\b)[a-z]{3,}s\b"
+                       r"(?:(?!(?:does|is|are|was|were|has|have|do|did)\b)[\w-]+ ){0,3}(?!does\b|has\b|was\b|steps\b)"
+                       r"[a-z]{3,}s\b"
                        r"(?! (?:is|was|does|did)\b)", re.I),
     "definition": re.compile(r"^(what|who) (is|are)\b|\bstand for\b|\bmeans?\b|\bdefin|\bwhat does .+ do\b",
                              re.I),
