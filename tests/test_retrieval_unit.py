@@ -130,3 +130,30 @@ def test_identifier_in_the_section_heading_counts_for_the_chunk():
     assert features(qa, under, 0.5, 0.5, {}, heading_identifiers=True)["identifier"] == 1.0
     assert features(qa, elsewhere, 0.5, 0.5, {}, heading_identifiers=True)["identifier"] == 0.0
     assert features(qa, under, 0.5, 0.5, {})["identifier"] == 0.0  # off by default (opt-in, see README)
+
+
+def test_identifier_feature_weighs_rare_identifiers_most():
+    """In a document where every chunk names ABC-DSA, the chunk naming the rare BitPack8 is the
+    one about the question; with corpus idf as weights it holds most of the identifier share."""
+    from citerag.retrieval.rerank import features
+
+    qa = analyse("What does BitPack8 do in ABC-DSA?")
+    assert set(qa.identifiers) == {"BitPack8", "ABC-DSA"}
+
+    def ch(text):
+        return Chunk("D::p1::c0", "D", 1, 1, 0, [], ["text"], text, len(text))
+
+    rare, common = ch("BitPack8 packs the bits of a byte."), ch("ABC-DSA signs messages.")
+    w = {"BitPack8": 4.0, "ABC-DSA": 0.5}
+    assert features(qa, rare, 0.5, 0.5, {}, identifier_weights=w)["identifier"] == pytest.approx(4.0 / 4.5)
+    assert features(qa, common, 0.5, 0.5, {}, identifier_weights=w)["identifier"] == pytest.approx(0.5 / 4.5)
+    assert features(qa, rare, 0.5, 0.5, {})["identifier"] == features(qa, common, 0.5, 0.5, {})["identifier"] == 0.5
+
+
+def test_term_idf_of_a_name_is_its_whole_token():
+    from citerag.build.index.bm25 import BM25Index
+
+    idx = BM25Index.from_texts(["a", "b", "c", "d"], ["ABC-DSA signs", "ABC-DSA verifies", "ABC-DSA BitPack8 packs",
+                                                      "other text"], 1.2, 0.75)
+    assert idx.term_idf("BitPack8") > idx.term_idf("ABC-DSA")
+    assert idx.term_idf("NeverSeen9") >= idx.term_idf("BitPack8")

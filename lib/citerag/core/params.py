@@ -175,6 +175,8 @@ class RetrieveParams(_Section):
     # an identifier in a chunk's section heading counts for the chunk (measured: helps both dev pools,
     # no retrieval change and one answer lost on the blind10 sets; opt-in, see README)
     heading_identifiers: bool = False
+    # the identifier feature weighs each asked identifier by its corpus idf (BitRev8 over ML-DSA)
+    identifier_idf: bool = True
     weights: RerankWeights = RerankWeights()
 
 

@@ -71,7 +71,8 @@ def doc_hints(q: QueryAnalysis, name_docs: dict[str, str]) -> dict[str, float]:
 
 
 def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float,
-             hints: dict[str, float], heading_identifiers: bool = False) -> dict[str, float]:
+             hints: dict[str, float], heading_identifiers: bool = False,
+             identifier_weights: dict[str, float] | None = None) -> dict[str, float]:
     text_lower = _lower(chunk.text)
     heading = " > ".join(chunk.heading_path)
     f: dict[str, float] = {"fused": fused_norm, "dense": max(0.0, dense_sim)}
@@ -81,9 +82,14 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     # With `heading_identifiers`, a chunk under a section titled with the identifier
     # ("4 AMC-TXT syntax > Options") is about it.
     head_lower = _lower(heading) if heading_identifiers else ""
-    f["identifier"] = (sum(_has_token(text_lower, i) or (bool(head_lower) and _has_token(head_lower, i))
-                           or (named_here and i.lower() in mentions)
-                           for i in q.identifiers) / len(q.identifiers) if q.identifiers else 0.0)
+    # The share of the question's identifiers the chunk holds, each weighted by its rarity
+    # (`identifier_weights`, e.g. corpus idf) when given: "BitRev8" says more than "ML-DSA" does
+    # in a document where every chunk says ML-DSA.
+    w = identifier_weights or {}
+    held = sum(w.get(i, 1.0) * (_has_token(text_lower, i) or (bool(head_lower) and _has_token(head_lower, i))
+                                or (named_here and i.lower() in mentions)) for i in q.identifiers)
+    total = sum(w.get(i, 1.0) for i in q.identifiers)
+    f["identifier"] = held / total if total > 0 else 0.0
     qb = _bigrams(list(q.content_words))
     f["phrase"] = len(qb & _bigrams(_chunk_words(chunk.text))) / len(qb) if qb else 0.0
     hw = set(_chunk_words(heading))

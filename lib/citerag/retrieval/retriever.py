@@ -174,10 +174,12 @@ class Retriever:
             sims = self.store.vectors[[pos[c] for c in pool]] @ qvec
             best = fused[pool[0]]
             hints = rerank.doc_hints(qa, self.store.knowledge.name_docs)
+            weights = ({i: max(self.store.bm25.term_idf(i), 0.0) for i in qa.identifiers}
+                       if p.identifier_idf else None)
             final_scores = {}
             for cid, sim in zip(pool, sims):
                 f = rerank.features(qa, self.store.by_id[cid], fused[cid] / best, float(sim), hints,
-                                    p.heading_identifiers)
+                                    p.heading_identifiers, weights)
                 feats[cid] = f
                 final_scores[cid] = rerank.score(f, p.weights)
             final = sorted(pool, key=lambda c: (-round(final_scores[c], 9), self._tiebreak[c]))

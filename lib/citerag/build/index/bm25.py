@@ -37,6 +37,15 @@ class BM25Index:
                    use_stem: bool = True) -> BM25Index:
         return cls(ids, [tokenize(t, use_stem) for t in texts], k1, b, use_stem)
 
+    def term_idf(self, text: str) -> float:
+        """The idf of a name as one term: its whole token ("ml-dsa", "bitrev8"), the first one
+        `tokenize` gives; a name the corpus never writes weighs as the rarest term."""
+        toks = tokenize(text, self.use_stem)
+        if not toks:
+            return 0.0
+        idf = self._bm25.idf
+        return float(idf.get(toks[0], max(idf.values(), default=1.0)))
+
     def scores(self, query: str) -> np.ndarray:
         q = tokenize(query, self.use_stem)
         out = np.zeros(len(self.ids))
