@@ -16,3 +16,17 @@ def test_environment_yml_matches_pyproject():
     pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
     assert {p for p in pip if not p.startswith("-e")} == wanted
     assert pip[0] == "torch==2.13.0"
+
+
+def test_serving_imports_no_build_or_store_stack():
+    """`ask`, `chat` and `retrieve` open what was built: the PDF extractor (pymupdf and its layout
+    model), chromadb and llama_index.core cost seconds per process and are imported only by build
+    commands (and by `retrieve.dense_search: chroma`)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, citerag.cli, citerag.agent.workflow, citerag.conversation.engine, citerag.retrieval.store; "
+            "print(sorted({m for m in sys.modules if m.split('.')[0] in ('pymupdf', 'chromadb') "
+            "or m.startswith('llama_index.core')}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -13,16 +13,27 @@ import json
 import os
 import time
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from pathlib import Path
-
-import pymupdf
+from typing import TYPE_CHECKING
 
 from citerag.build.workers import one_thread_per_worker
 from citerag.core.params import IngestParams
 
-# pymupdf prints recoverable-syntax warnings to stderr by default; we report instead.
-pymupdf.TOOLS.mupdf_display_errors(False)
-pymupdf.TOOLS.mupdf_display_warnings(False)
+if TYPE_CHECKING:
+    import pymupdf
+
+
+@cache
+def _pymupdf():
+    """pymupdf, imported when a PDF is opened: serving reads built pages and chunks only, and the
+    import (with its layout model) costs seconds per process."""
+    import pymupdf
+
+    # pymupdf prints recoverable-syntax warnings to stderr by default; we report instead.
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    pymupdf.TOOLS.mupdf_display_warnings(False)
+    return pymupdf
 
 
 @dataclass(frozen=True)
@@ -90,7 +101,7 @@ def _extract_text(doc: pymupdf.Document) -> list[str]:
 
 
 def extract(path: Path, extractor: str) -> list[str]:
-    with pymupdf.open(path, filetype="pdf") as doc:
+    with _pymupdf().open(path, filetype="pdf") as doc:
         return (_extract_layout if extractor == "layout" else _extract_text)(doc)
 
 
@@ -100,7 +111,7 @@ def _open_checked(path: Path, rep: FileReport) -> int | None:
         rep.reason, rep.detail = "not_pdf", "no %PDF- header in the first 1024 bytes"
         return None
     try:
-        doc = pymupdf.open(path, filetype="pdf")
+        doc = _pymupdf().open(path, filetype="pdf")
     except Exception as exc:  # pymupdf raises several types for damaged files
         rep.reason, rep.detail = "corrupt", f"cannot open: {exc}"
         return None

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from llama_index.core.workflow import Context, HumanResponseEvent
+from workflows import Context
+from workflows.events import HumanResponseEvent
 
 from citerag.agent.workflow import Agent
 from citerag.conversation.decisions import Decider

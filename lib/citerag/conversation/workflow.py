@@ -22,16 +22,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from llama_index.core.workflow import (
-    Context,
-    Event,
-    HumanResponseEvent,
-    InputRequiredEvent,
-    StartEvent,
-    StopEvent,
-    Workflow,
-    step,
-)
+from workflows import Context, Workflow, step
+from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, StartEvent, StopEvent
 
 from citerag.agent.workflow import Agent, AgentState
 from citerag.answer.answerer import refusal

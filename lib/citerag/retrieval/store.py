@@ -18,7 +18,6 @@ from pathlib import Path
 import numpy as np
 
 from citerag.build.chunk import Chunk
-from citerag.build.index import chroma
 from citerag.build.index.bm25 import BM25Index
 from citerag.build.index.embed import Embedder
 from citerag.build.knowledge import CorpusKnowledge
@@ -43,6 +42,8 @@ class IndexStore:
         `index.store: http`; else opened from a private copy made on first use, since Chroma
         rewrites its files even when only queried, and a built artifact must stay byte-identical
         to what the build wrote."""
+        from citerag.build.index import chroma  # chromadb costs ~1.7 s to import; serving rarely needs it
+
         if self.params.index.store == "http":
             name = chroma.remote_name(self.params.index.collection, self.stages["index"].digest)
             return chroma.open_remote(self.params.index.http, name)
