@@ -1,5 +1,5 @@
-"""`citerag diff` on two real evaluation runs with a known difference: the asked-thing focus check
-on, then off. The questions it changes are exactly those whose refusal flipped, and the paired
+"""`citerag diff` on two real evaluation runs with a known difference: the refusal checks on the
+asked thing (the focus check and the absent-word bar) on, then off. The questions it changes are exactly those whose refusal flipped, and the paired
 test marks the unanswerable refusal rate as changed, the retrieval figures as within noise."""
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ def test_diff_of_two_real_runs_lists_the_questions_that_changed(built, corpus_pa
     base = corpus_params.with_overrides({"eval.questions": str(qfile), "eval.ragas": False, "eval.also": []})
     runs = {}
     for name, focus in (("a", True), ("b", False)):
-        rep = evaluate_params(base.with_overrides({"answer.refuse_missing_focus": focus}), conversations=False)
+        rep = evaluate_params(base.with_overrides({"answer.refuse_missing_focus": focus,
+                                                   "answer.absent_word_min_score": base.answer.absent_word_min_score if focus else 0.0}),
+                              conversations=False)
         (tmp_path / name).mkdir()
         rep.write(tmp_path / name)
         runs[name] = {r["qid"]: r for r in rep.rows}
