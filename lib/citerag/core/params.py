@@ -175,7 +175,7 @@ class RetrieveParams(_Section):
     # an identifier in a chunk's section heading counts for the chunk (measured: helps both dev pools,
     # no retrieval change and one answer lost on the blind10 sets; opt-in, see README)
     heading_identifiers: bool = False
-    # the identifier feature weighs each asked identifier by its corpus idf (BitRev8 over ML-DSA)
+    # the identifier feature weighs each asked identifier by its corpus idf (a rare name over a ubiquitous one)
     identifier_idf: bool = True
     weights: RerankWeights = RerankWeights()
 

@@ -80,11 +80,11 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     named_here = chunk.doc_id in q.docs
     mentions = {m.lower() for m in q.doc_mentions}
     # With `heading_identifiers`, a chunk under a section titled with the identifier
-    # ("4 AMC-TXT syntax > Options") is about it.
+    # ("4 FMT-TXT syntax > Options") is about it.
     head_lower = _lower(heading) if heading_identifiers else ""
     # The share of the question's identifiers the chunk holds, each weighted by its rarity
-    # (`identifier_weights`, e.g. corpus idf) when given: "BitRev8" says more than "ML-DSA" does
-    # in a document where every chunk says ML-DSA.
+    # (`identifier_weights`, e.g. corpus idf) when given: "BitPack8" says more than "ABC-DSA" does
+    # in a document where every chunk says ABC-DSA.
     w = identifier_weights or {}
     held = sum(w.get(i, 1.0) * (_has_token(text_lower, i) or (bool(head_lower) and _has_token(head_lower, i))
                                 or (named_here and i.lower() in mentions)) for i in q.identifiers)

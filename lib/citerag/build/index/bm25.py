@@ -38,7 +38,7 @@ class BM25Index:
         return cls(ids, [tokenize(t, use_stem) for t in texts], k1, b, use_stem)
 
     def term_idf(self, text: str) -> float:
-        """The idf of a name as one term: its whole token ("ml-dsa", "bitrev8"), the first one
+        """The idf of a name as one term: its whole token ("abc-dsa", "bitpack8"), the first one
         `tokenize` gives; a name the corpus never writes weighs as the rarest term."""
         toks = tokenize(text, self.use_stem)
         if not toks:
