@@ -259,6 +259,14 @@ def test_absent_words_are_the_question_words_the_corpus_never_writes():
     assert absent_words("Which ReportLab chart class draws bar charts with a glossy finish?", vocab) == [
         "glossy", "finish"]
     assert absent_words("Explain what the ReportLab bar chart class draws.", vocab) == []  # frame words
+    # a compound the corpus never writes whole, though it writes its parts, is absent too...
+    from citerag.text.tokenize import token_set
+
+    vocab = set(token_set("the gri command mode refactor hash functions der encoding oid"))
+    assert absent_words("What does the gri-refactor command do?", vocab) == ["gri-refactor"]
+    # ... unless the evidence writes the parts as a phrase, the last in another inflection
+    assert absent_words("Which hash functions have DER-encoded OIDs?", vocab, ["the DER encoding of an OID"]) == []
+    assert absent_words("Which hash functions have DER-encoded OIDs?", vocab) == ["DER-encoded"]
 
 
 @pytest.mark.parametrize("corpus,question,word", [

@@ -92,13 +92,32 @@ def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] =
     return out
 
 
-def absent_words(question: str, vocab: set[str]) -> list[str]:
+def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[str]:
     """Content words of the question that the corpus never writes in any inflection, names or
     not: what `unknown_terms` lets pass as ordinary English ("radar", "donate") still says the
-    documents do not speak of it, unless the rest of the question is matched strongly."""
+    documents do not speak of it, unless the rest of the question is matched strongly. A compound
+    counts when the corpus never writes it whole, though it writes its parts ("gri-refactor"),
+    and `texts` (the evidence) never write its parts as a phrase ("DER encoding" for
+    "DER-encoded")."""
     words = [m.group(0) for m in _WORD.finditer(question)]
     return [w for w in words if len(w) >= 3 and w.lower() not in STOPWORDS and w.lower() not in QUESTION_FRAME
-            and not _in_corpus(w, vocab)]
+            and not (_written_compound(w, vocab, texts) if _COMPOUND.search(w) else _in_corpus(w, vocab))]
+
+
+_COMPOUND = re.compile(r"\w[-_./]\w")
+
+
+def _written_compound(word: str, vocab: set[str], texts: list[str]) -> bool:
+    """The corpus writes the compound as one token in some inflection ("re-encrypts"), or the
+    texts write its parts in a row, the last in any inflection ("DER encoding")."""
+    toks = tokenize(word)
+    whole = toks[0] if toks else word.lower()
+    if whole in vocab or any(b + e in vocab for b in bases(whole) for e in ENDINGS):
+        return True
+    parts = [x for x in re.split(r"[-_./]", word.lower()) if x]
+    last = min(bases(parts[-1]) | {parts[-1]}, key=len)
+    phrase = re.compile(r"(?<!\w)" + r"\W{0,3}".join(map(re.escape, [*parts[:-1], last])))
+    return any(phrase.search(t.lower()) for t in texts)
 
 
 def verify(draft: str, evidence: list[Evidence], params: AnswerParams) -> tuple[str, list[SentenceCheck], str | None]:
@@ -229,7 +248,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         if missing:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision)
-    absent = absent_words(qa.text, vocab) if params.absent_word_min_score else []
+    absent = absent_words(qa.text, vocab, [e.text for e in evidence]) if params.absent_word_min_score else []
     best = decision["features"]["best"]
     if absent and best < params.absent_word_min_score:
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
