@@ -36,6 +36,13 @@ def ask(agents, corpus: str, question: str):
     return agents[corpus].run(question)
 
 
+def answered(agents, corpus: str, question: str, needs: str) -> None:
+    """The question is answered, and the answer says `needs`."""
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused, r.answer.notes
+    assert needs in r.answer.answer
+
+
 def test_parts_types_and_focus_are_read_from_the_question():
     assert split_parts("Which security category is X-1 in, and what is the size of its ciphertext?") == [
         "Which security category is X-1 in", "what is the size of its ciphertext"]
@@ -193,9 +200,7 @@ def test_the_asked_event_is_read_from_the_question_and_found_in_any_form():
     ("tech-manuals", "Who wrote the Gri editing mode for Emacs?", "written by Peter"),
 ])
 def test_an_event_the_evidence_states_in_another_form_is_answered(agents, corpus, question, needs):
-    r = ask(agents, corpus, question)
-    assert not r.answer.refused, r.answer.notes
-    assert needs in r.answer.answer
+    answered(agents, corpus, question, needs)
 
 
 @pytest.mark.parametrize("corpus,question", [
@@ -288,9 +293,7 @@ def test_an_everyday_word_the_corpus_never_writes_needs_a_strong_match(agents, c
      "--mode s"),
 ])
 def test_an_everyday_word_the_corpus_never_writes_with_a_strong_match_is_answered(agents, corpus, question, needs):
-    r = ask(agents, corpus, question)
-    assert not r.answer.refused, r.answer.notes
-    assert needs in r.answer.answer
+    answered(agents, corpus, question, needs)
 
 
 def test_a_limit_is_stated_as_one():
@@ -308,6 +311,4 @@ def test_a_limit_is_stated_as_one():
     ("tech-manuals", "What is the maximum number of answers a question can have in AMC?", "199"),
 ])
 def test_a_stated_limit_is_answered(agents, corpus, question, needs):
-    r = ask(agents, corpus, question)
-    assert not r.answer.refused, r.answer.notes
-    assert needs in r.answer.answer
+    answered(agents, corpus, question, needs)
