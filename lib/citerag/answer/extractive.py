@@ -146,6 +146,15 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     chosen: list[Passage] = []
     scores, types, missing = [], [], []
     best_overall = 0.0
+    position = {id(u): i for i, u in enumerate(all_units)}
+    added = 0  # context sentences, outside the sentence budget
+
+    def take(p: Passage) -> None:
+        nonlocal added
+        q = with_context(p, all_units, position, params.context_sentences)
+        added += len(q.units) - len(p.units)
+        chosen.append(q)
+
     for part in want.parts:
         quoted = query_phrases(part.text)
         pqa = _part_qa(qa, part.text)
@@ -167,22 +176,37 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         scores.append(top)
         types.append(type_match(part.types, p.text, want.acronym))
         if not any(p.head in c.units for c in chosen):
-            chosen.append(p)
+            take(p)
         if not want.multi:  # runners-up close to the best, within the sentence budget
             for s, _, other in ranked[1:]:
-                n = sum(len(c.units) for c in chosen)
+                n = sum(len(c.units) for c in chosen) - added
                 if s < max(params.min_answer_score, 0.6 * top) or n >= params.max_sentences:
                     break
                 if any(u in c.units for c in chosen for u in other.units) or \
                         any(u.text == c.head.text for c in chosen for u in other.units):
                     continue
-                chosen.append(other)
+                take(other)
     if not chosen:
         return Draft("", "none", scores, types, missing, best_overall)
     out: list[Unit] = []
     for c in chosen:
         out += [u for u in c.units if u not in out]
     return Draft(_cite_all(out), "parts", scores, types, missing, best_overall)
+
+
+def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n: int) -> Passage:
+    """The passage and up to `n` sentences that follow it in the same paragraph. The sentence that
+    shares the question's words often only names the topic; the fact comes next ("If more than
+    one value is given, they are applied in clockwise order"). Read, not scored: scoring them
+    would favour long passages over the sentence that matches."""
+    out = list(p.units)
+    for nxt in all_units[position[id(out[-1])] + 1:]:
+        last = out[-1]
+        if len(out) - len(p.units) >= n or not (
+                nxt.key == last.key and nxt.block == last.block and last.kind == nxt.kind == "sentence"):
+            break
+        out.append(nxt)
+    return Passage(out) if len(out) > len(p.units) else p
 
 
 def _side_name(topic: str) -> str:

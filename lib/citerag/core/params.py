@@ -209,6 +209,10 @@ class AnswerParams(_Section):
     max_chars: int = Field(9000, ge=200, le=200000)
     neighbours: bool = False          # add the next chunk of the same document to each hit
     max_sentences: int = Field(4, ge=1, le=30)
+    # Each chosen passage keeps this many sentences that follow it in its paragraph, outside the
+    # max_sentences budget: documents often state the asked fact right after the sentence that
+    # shares the question's words ("PaperSize: Sets the paper size." then the sizes).
+    context_sentences: int = Field(1, ge=0, le=3)
     # A unit of evidence must share at least this share of the question's weighted terms.
     min_answer_score: float = Field(0.3, ge=0, le=1)
     # A sentence is supported when this share of its content terms (all of its numbers)
