@@ -93,6 +93,23 @@ def test_the_sentence_after_the_matching_one_is_read_with_it():
     assert "margin" not in with_next.answer
 
 
+def test_a_later_section_in_the_same_chunk_is_read_under_its_own_title():
+    """A short section shares its chunk with the next one; the next section's sentences must not be
+    read under the first title (a question about the first would pick them), and they are read
+    under their own."""
+    from citerag.answer.units import units
+
+    ev = Evidence("c1", Location("D::p1::c1", "D", 1, 1),
+                  "9.4 Spacer(width, height)\n\nThis does exactly as expected; it adds a certain amount of space "
+                  "into the story.\n\n9.5 PageBreak()\n\nThis Flowable represents a page break in the story.",
+                  "Flowables > 9.4 Spacer(width, height)")
+    got = {u.text: u.heading for u in units(ev)}
+    assert got["This does exactly as expected; it adds a certain amount of space into the story."] == \
+        "Flowables > 9.4 Spacer(width, height)"
+    assert got["This Flowable represents a page break in the story."] == "Flowables > 9.5 PageBreak()"
+    assert not any(t.startswith("9.") for t in got)
+
+
 def test_a_head_written_in_the_other_spelling_is_stated():
     from citerag.answer.asked import Head, head_stated
 

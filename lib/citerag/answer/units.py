@@ -33,6 +33,8 @@ _CONTINUES = re.compile(
     r"in (?:this|that|such) case|for (?:example|instance)|e\.g\.|each|both|the (?:latter|former|result)|"
     r"defaults? (?:to|is)|default:|the default (?:is|value))\b",
     re.I)
+# A numbered section title standing alone as a paragraph ("9.5 PageBreak()", "3.3 Key Confirmation").
+_SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\.?\s+\S[^.!?]{0,80}$")
 _DEFAULT = re.compile(r"^(?:defaults? (?:to|is)|default:|the default (?:is|value))\b", re.I)
 # A sentence that announces what follows: ends with a colon, or stops on a linking word.
 _ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|includes))\s*$", re.I)
@@ -55,13 +57,20 @@ def units(ev: Evidence) -> list[Unit]:
     caption = ""
     algo = ""
 
+    heading = ev.heading
+
     def add(text: str, kind: str, group: str = "") -> None:
-        out.append(Unit(text, ev.key, kind, len(out), group, block, ev.heading))
+        out.append(Unit(text, ev.key, kind, len(out), group, block, heading))
 
     for block, para in enumerate(re.split(r"\n\s*\n", ev.text)):
         # Contents-list lines ("Algorithm 19 | ML-KEM.KeyGen() . . . 35") state nothing.
         lines = [ln.strip() for ln in para.split("\n") if ln.strip() and not _DOT_LEADER.search(ln)]
         header, caption = None, ""
+        if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in ev.heading.split(" > "):
+            # A later section inside the same chunk: its sentences are read under its own title.
+            parents = ev.heading.split(" > ")[:-1] if ev.heading else []
+            heading = " > ".join([*parents, lines[0]])
+            continue
         for ln in lines:
             if _CAPTION.match(ln):
                 caption = re.sub(r"^(Table\s+\d+)[.:]\s*", r"\1, ", ln).rstrip(".")  # one sentence, not two
