@@ -33,7 +33,7 @@ _CONTINUES = re.compile(
     r"in (?:this|that|such) case|for (?:example|instance)|e\.g\.|each|both|the (?:latter|former|result)|"
     r"defaults? (?:to|is)|default:|the default (?:is|value))\b",
     re.I)
-# A numbered section title standing alone as a paragraph ("9.5 PageBreak()", "3.3 Key Confirmation").
+# A numbered section title standing alone as a paragraph ("4.2 Page breaks", "3.10.1 Retry policy").
 _SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\.?\s+\S[^.!?]{0,80}$")
 _DEFAULT = re.compile(r"^(?:defaults? (?:to|is)|default:|the default (?:is|value))\b", re.I)
 # A sentence that announces what follows: ends with a colon, or stops on a linking word.
