@@ -110,6 +110,31 @@ def test_a_later_section_in_the_same_chunk_is_read_under_its_own_title():
     assert not any(t.startswith("9.") for t in got)
 
 
+def test_list_items_one_to_a_paragraph_answer_with_the_head_that_announces_them():
+    """Bulleted items standing one to a paragraph after "… the following X:" are the list: short
+    ones are read with the head, and a list is scored as its head with its best item, so a long
+    list does not gather every term of a question."""
+    from citerag.answer.units import passages, units
+
+    text = ("Our converter knows about the following codecs:\n\n- gz = gzip stream: 'GZ-Fast'\n\n"
+            "- bz = bzip2 stream: 'BZ-Best'\n\n- xz = LZMA stream: 'XZ-Small'\n\nUnrelated closing remarks follow "
+            "here in a paragraph of their own.")
+    ev = [_ev("c1", text)]
+    us = units(ev[0])
+    assert [u.item for u in us] == [False, True, True, True, False]
+    head = passages(us)[0]
+    assert [u.text for u in head.items] == ["gz = gzip stream: 'GZ-Fast'", "bz = bzip2 stream: 'BZ-Best'",
+                                            "xz = LZMA stream: 'XZ-Small'"]
+    idf = {"codec": 3.0, "converter": 2.0, "know": 1.0, "bzip2": 4.0, "stream": 1.5}
+    a = answer_from_evidence(analyse("Which codec does the converter know for bzip2 streams?"), ev,
+                             AnswerParams(), idf, set(idf))
+    assert not a.refused and "BZ-Best" in a.answer, a.notes
+    long_items = ("Known problems of older helper tools:\n\n- With old versions of the spooler, printing the sheets "
+                  "exits the interface early and loses the queue.\n\n- With old versions of the imaging library, "
+                  "merging the corrected answer sheets into one file fails for multi-page answers.")
+    assert len(passages(units(_ev("c2", long_items)))[0].units) == 2  # long items are statements of their own
+
+
 def test_a_head_written_in_the_other_spelling_is_stated():
     from citerag.answer.asked import Head, head_stated
 

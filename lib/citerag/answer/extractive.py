@@ -101,10 +101,20 @@ def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, 
     (a section titled with the question's terms answers it in its own sentences, which need not
     repeat them); halved when the passage cannot be of the wanted answer type; a small
     tie-break for evidence ranked higher by retrieval."""
-    own = score(p.text)
-    under = score(f"{p.head.heading} {p.text}") if p.head.heading else own
+    text = p.text
+    if p.items:  # a list: its head with its best item, so a long list does not gather every term
+        text = max((f"{p.head.text} {u.text}" for u in p.items), key=score)
+    own = score(text)
+    under = score(f"{p.head.heading} {text}") if p.head.heading else own
     h, t = HEADING_SHARE, TYPE_PENALTY
-    return ((1 - h) * own + h * under) * (1 - t + t * type_match(types, p.text, acronym)) + 0.02 / (1 + rank)
+    return ((1 - h) * own + h * under) * (1 - t + t * passage_type(types, p, acronym)) + 0.02 / (1 + rank)
+
+
+def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "") -> float:
+    """Whether the passage is of a wanted answer type, read whole or by its head alone: a head
+    that announces a list ("… two passwords to be specified for a document:") shows the list
+    shape only where it ends, and the items that follow it are the list."""
+    return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym))
 
 
 def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, idf: dict[str, float],
@@ -174,12 +184,12 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         top, _, p = ranked[0]
         best_overall = max(best_overall, top)
         scores.append(top)
-        types.append(type_match(part.types, p.text, want.acronym))
+        types.append(passage_type(part.types, p, want.acronym))
         if not any(p.head in c.units for c in chosen):
             take(p)
         if not want.multi:  # runners-up close to the best, within the sentence budget
             for s, _, other in ranked[1:]:
-                n = sum(len(c.units) for c in chosen) - added
+                n = sum(len(c.units) - len(c.items[1:]) for c in chosen) - added  # a list's items count once
                 if s < max(params.min_answer_score, 0.6 * top) or n >= params.max_sentences:
                     break
                 if any(u in c.units for c in chosen for u in other.units) or \

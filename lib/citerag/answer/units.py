@@ -35,6 +35,10 @@ _CONTINUES = re.compile(
     re.I)
 # A numbered section title standing alone as a paragraph ("4.2 Page breaks", "3.10.1 Retry policy").
 _SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\.?\s+\S[^.!?]{0,80}$")
+_BULLET = re.compile(r"[-•*]\s")  # a list item's mark, not an option's dashes ("--density")
+# Words in a list item short enough to be one entry of a list rather than a statement of its own;
+# chaining long items would make a passage that matches any question.
+_SHORT_ITEM = 15
 _DEFAULT = re.compile(r"^(?:defaults? (?:to|is)|default:|the default (?:is|value))\b", re.I)
 # A sentence that announces what follows: ends with a colon, or stops on a linking word.
 _ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|includes))\s*$", re.I)
@@ -49,6 +53,7 @@ class Unit:
     group: str = ""  # algorithm title for steps
     block: int = 0  # paragraph (blank-line block) within the evidence
     heading: str = ""  # the heading path of the evidence it came from
+    item: bool = False  # an item of a list the unit before announces ("… fonts:" then "- chs = …")
 
 
 def units(ev: Evidence) -> list[Unit]:
@@ -59,8 +64,8 @@ def units(ev: Evidence) -> list[Unit]:
 
     heading = ev.heading
 
-    def add(text: str, kind: str, group: str = "") -> None:
-        out.append(Unit(text, ev.key, kind, len(out), group, block, heading))
+    def add(text: str, kind: str, group: str = "", item: bool = False) -> None:
+        out.append(Unit(text, ev.key, kind, len(out), group, block, heading, item))
 
     for block, para in enumerate(re.split(r"\n\s*\n", ev.text)):
         # Contents-list lines ("Algorithm 19 | ML-KEM.KeyGen() . . . 35") state nothing.
@@ -104,13 +109,17 @@ def units(ev: Evidence) -> list[Unit]:
                 continue
             if ev.heading and ln in ev.heading.split(" > "):
                 continue  # the chunk's own heading line
+            # An item of a list announced just before, in this paragraph or (one item to a
+            # paragraph) the one before, or the next item of that list.
+            item = bool(_BULLET.match(ln)) and bool(out) and out[-1].block in (block, block - 1) and (
+                out[-1].item or bool(_ANNOUNCES.search(out[-1].text)))
             for s in split_prose(ln.lstrip("-• ").strip()):
                 # A short line is kept when it completes the unit before it: an item of a list that
                 # unit announces, or its default ("Defaults to 300.").
-                completes = out and out[-1].block == block and len(s.split()) >= 2 and (
-                    _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s))
+                completes = out and len(s.split()) >= 2 and (item or (out[-1].block == block and (
+                    _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s))))
                 if _is_statement(s) or completes:
-                    add(s, "sentence")
+                    add(s, "sentence", item=item)
     return out
 
 
@@ -148,6 +157,11 @@ class Passage:
     def head(self) -> Unit:
         return self.units[0]
 
+    @property
+    def items(self) -> list[Unit]:
+        """The list items that follow the head (empty unless the head announces a list)."""
+        return [u for u in self.units[1:] if u.item]
+
 
 def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
     """One passage per unit: the unit and up to `max_follow` units that continue it."""
@@ -156,7 +170,9 @@ def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
         chain = [u]
         listing = u.kind == "sentence" and bool(_ANNOUNCES.search(u.text))  # "… are:" then the items
         for nxt in all_units[i + 1: i + 1 + max_follow]:
-            if not (continues(chain[-1], nxt) or (listing and continues(u, nxt))):
+            if not (continues(chain[-1], nxt) or (listing and continues(u, nxt)) or
+                    (listing and nxt.item and chain[-1].item and nxt.key == u.key
+                     and len(nxt.text.split()) <= _SHORT_ITEM)):
                 break
             chain.append(nxt)
         out.append(Passage(chain))
