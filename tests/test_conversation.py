@@ -72,6 +72,7 @@ SIZES = "Table 3, Sizes (in bytes) of keys and ciphertexts of ML-KEM: ML-KEM-102
     ("is that in bits?", [_turn("How big is an ML-KEM-1024 encapsulation key?", evidence_text=SIZES)],
      "REWRITE_THEN_RETRIEVE"),
     ("Why was SIKE not selected?", [_turn("Which KEM did NIST select?")], "RETRIEVE"),
+    ("what if the context string is too long?", [_turn("What does ML-DSA.Sign return?")], "REWRITE_THEN_RETRIEVE"),
 ])
 def test_router(decider, user, history, route):
     assert decider.route(user, history).route == route
@@ -90,6 +91,11 @@ def test_router(decider, user, history, route):
      "under SP 800-227?", "", ["SP 800-227", "key confirmation"]),
     ("which MAC algorithms can it use?", "Which requirements cover key confirmation in SP 800-227?", "",
      ["key confirmation", "MAC"]),
+    # a condition added to the previous question keeps the question whole
+    ("and if the matrix is stored by columns?", "How does Gri read grid data for a contour plot?", "",
+     ["How does Gri read grid data for a contour plot if the matrix is stored by columns"]),
+    ("what if the context string is longer than 255 bytes?", "What does ML-DSA.Sign return?", "",
+     ["What does ML-DSA.Sign return if the context string is longer than 255 bytes"]),
     # the entity comes from the previous answer: "which KEM …?" is answered with a name
     ("what are its key sizes?", "Which KEM did NIST select for standardization?",
      "In summary, NIST has only selected HQC for standardization. [c1]", ["HQC"]),

@@ -40,6 +40,8 @@ _CONNECTOR = re.compile(
 _QUESTION = re.compile(
     r"^\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+(?:what|which|whom|whose)\b|what|which|how|when|why|where|who|whom|whose|is|are|was|were|does|do|did|can|could|should|may|must"
     r"|will|would|has|have|list|name|describe|explain|give|define|summari[sz]e|compare|show|tell)\b", re.I)
+# A follow-up that only adds a condition to the previous question ("and if it is stored by columns?").
+_CONDITION = re.compile(r"^\s*(?:what\s+)?(?:if|when|unless|in\s+case|even\s+if)\b", re.I)
 _AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 _PRONOUN = re.compile(r"\b(it|its|they|them|their|this|that|these|those)\b", re.I)
 _POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
@@ -240,7 +242,7 @@ class Decider:
             return RouteDecision("ASK_CLARIFICATION", "no identifier, document or topic word to search for")
         if not answered:
             return RouteDecision("RETRIEVE", "first question of the thread")
-        fragment = not _QUESTION.match(frag)
+        fragment = not _QUESTION.match(frag) or bool(_CONDITION.match(frag))
         if not (connector or fragment or (pronoun and not self_resolved(frag, self.know))):
             return RouteDecision("RETRIEVE", "self-contained question")
         last = answered[-1]
@@ -277,6 +279,9 @@ class Decider:
         question = bool(_QUESTION.match(frag))
         if _WHICH_ONE.search(frag) and _COMPARATIVE.search(frag):
             return self._comparison(frag, answered)
+        if _CONDITION.match(frag) and not ids:  # the same question, under the new condition
+            cond = re.sub(r"^\s*what\s+", "", frag, flags=re.I)
+            return Rewrite(f"{prev_q.rstrip(' ?')} {cond}?", [f.entity] if f.entity else [], "add_condition")
         if ids and not question:
             return self._substitute(prev_q, ids[0], f)
         if _PRONOUN.search(frag) and not self_resolved(frag, self.know):
