@@ -73,6 +73,8 @@ SIZES = "Table 3, Sizes (in bytes) of keys and ciphertexts of ML-KEM: ML-KEM-102
      "REWRITE_THEN_RETRIEVE"),
     ("Why was SIKE not selected?", [_turn("Which KEM did NIST select?")], "RETRIEVE"),
     ("what if the context string is too long?", [_turn("What does ML-DSA.Sign return?")], "REWRITE_THEN_RETRIEVE"),
+    ("and where?", [_turn("When was the first standardization conference held?")], "REWRITE_THEN_RETRIEVE"),
+    ("and where?", [], "ASK_CLARIFICATION"),
 ])
 def test_router(decider, user, history, route):
     assert decider.route(user, history).route == route
@@ -96,6 +98,12 @@ def test_router(decider, user, history, route):
      ["How does Gri read grid data for a contour plot if the matrix is stored by columns"]),
     ("what if the context string is longer than 255 bytes?", "What does ML-DSA.Sign return?", "",
      ["What does ML-DSA.Sign return if the context string is longer than 255 bytes"]),
+    # a bare question word asks the same question anew
+    ("and where?", "When was the first standardization conference held?", "",
+     ["Where was the first standardization conference held"]),
+    # the same head noun with another modifier: the previous question about this one
+    ("and the annotate command?", "What does the auto-multiple-choice imprime command do?", "",
+     ["What does the auto-multiple-choice annotate command do"]),
     # the entity comes from the previous answer: "which KEM …?" is answered with a name
     ("what are its key sizes?", "Which KEM did NIST select for standardization?",
      "In summary, NIST has only selected HQC for standardization. [c1]", ["HQC"]),

@@ -42,6 +42,9 @@ _QUESTION = re.compile(
     r"|will|would|has|have|list|name|describe|explain|give|define|summari[sz]e|compare|show|tell)\b", re.I)
 # A follow-up that only adds a condition to the previous question ("and if it is stored by columns?").
 _CONDITION = re.compile(r"^\s*(?:what\s+)?(?:if|when|unless|in\s+case|even\s+if)\b", re.I)
+# A follow-up that is only a question word ("and where?", "why?"): the same question, asked anew.
+_BARE_WH = re.compile(r"^\s*(where|when|who|why|how)\s*$", re.I)
+_LEAD_WH = re.compile(r"^\s*(?:what|which|where|when|who|whom|why|how)\b", re.I)
 _AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 _PRONOUN = re.compile(r"\b(it|its|they|them|their|this|that|these|those)\b", re.I)
 _POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
@@ -238,7 +241,8 @@ class Decider:
         pronoun = bool(_PRONOUN.search(frag)) or bool(_WHICH_ONE.search(frag))
         ids = specific_identifiers(frag, self.know)
         answered = [t for t in history if t.get("route") != "ASK_CLARIFICATION"]
-        if is_vague(user, self.know) and not (answered and pronoun):
+        bare_wh = bool(_BARE_WH.match(frag.rstrip(" ?!.")))
+        if is_vague(user, self.know) and not (answered and (pronoun or bare_wh)):
             return RouteDecision("ASK_CLARIFICATION", "no identifier, document or topic word to search for")
         if not answered:
             return RouteDecision("RETRIEVE", "first question of the thread")
@@ -279,6 +283,9 @@ class Decider:
         question = bool(_QUESTION.match(frag))
         if _WHICH_ONE.search(frag) and _COMPARATIVE.search(frag):
             return self._comparison(frag, answered)
+        if _BARE_WH.match(frag) and _LEAD_WH.match(prev_q):  # "and where?": the same question, asked anew
+            q = _LEAD_WH.sub(frag.strip().capitalize(), prev_q.rstrip(" ?"), count=1)
+            return Rewrite(q + "?", [f.entity] if f.entity else [], "swap_question_word")
         if _CONDITION.match(frag) and not ids:  # the same question, under the new condition
             cond = re.sub(r"^\s*what\s+", "", frag, flags=re.I)
             return Rewrite(f"{prev_q.rstrip(' ?')} {cond}?", [f.entity] if f.entity else [], "add_condition")
@@ -292,7 +299,7 @@ class Decider:
             words = [w for w in _words(frag) if w.lower() not in STOPWORDS]
             if len(words) == 1 and len(frag.split()) <= 2:
                 return self._swap_last_word(prev_q, words[0])
-            return self._template(frag, prev_q, f)
+            return self._swap_head(frag, prev_q) or self._template(frag, prev_q, f)
         return self._carry_scope(frag, ids, f)
 
     def resolve_self(self, text: str) -> Rewrite:
@@ -329,6 +336,20 @@ class Decider:
         size = " size" if detect_mode(prev_q) == "parameter" and not _PARAM_WORDS.search(np_) else ""
         q = self._scope(f"What is the {np_}{size} of {f.entity}", f) + "?"
         return Rewrite(q, [f.entity, np_], "template")
+
+    def _swap_head(self, frag: str, prev_q: str) -> Rewrite | None:
+        """A noun phrase whose head noun the previous question has, with another modifier ("and
+        the annotate command?" after "What does the imprime command do?"): the previous question
+        about this one."""
+        np_ = re.sub(r"^\s*(?:(?:the|a|an)\s+)+", "", frag.strip(), flags=re.I).split()
+        if not 2 <= len(np_) <= 4 or np_[-1].lower() in STOPWORDS:
+            return None
+        head = np_[-1]
+        m = re.search(rf"(?<![\w-])([\w.-]+)\s+{re.escape(head)}(?![\w-])", prev_q, re.I)
+        if not m or m.group(1).lower() in STOPWORDS or m.group(1).lower() == np_[-2].lower():
+            return None
+        q = prev_q[:m.start()] + " ".join(np_) + prev_q[m.end():]
+        return Rewrite(q.rstrip(" ?") + "?", [" ".join(np_)], "swap_modifier")
 
     def _swap_last_word(self, prev_q: str, word: str) -> Rewrite:
         toks = prev_q.rstrip(" ?").split()
