@@ -339,7 +339,7 @@ class Decider:
 
     def _swap_head(self, frag: str, prev_q: str) -> Rewrite | None:
         """A noun phrase whose head noun the previous question has, with another modifier ("and
-        the annotate command?" after "What does the imprime command do?"): the previous question
+        the export command?" after "What does the import command do?"): the previous question
         about this one."""
         np_ = re.sub(r"^\s*(?:(?:the|a|an)\s+)+", "", frag.strip(), flags=re.I).split()
         if not 2 <= len(np_) <= 4 or np_[-1].lower() in STOPWORDS:
