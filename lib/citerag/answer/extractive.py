@@ -33,6 +33,7 @@ HEADING_SHARE = 0.5  # weight of the passage read under its section heading
 TYPE_PENALTY = 0.5  # share of the score lost by a passage that cannot be of the wanted type
 OPENING_BONUS = 0.5  # a broad question's overview-section opening sentence
 QUOTED_BONUS = 0.5   # a passage holding verbatim a phrase the question quotes (a title, a message)
+SAME_PART_SHARE = 0.9  # a part whose best passage an earlier part took answers from its own this close to it
 MAX_FOLLOW = 3      # continuation sentences a passage may take
 
 
@@ -187,6 +188,11 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         types.append(passage_type(part.types, p, want.acronym))
         if not any(p.head in c.units for c in chosen):
             take(p)
+        elif want.multi:  # an earlier part's passage is this part's best too: its own, if one is as good
+            own = next((o for s, _, o in ranked[1:] if s >= SAME_PART_SHARE * top
+                        and not any(u in c.units for c in chosen for u in o.units)), None)
+            if own is not None:
+                take(own)
         if not want.multi:  # runners-up close to the best, within the sentence budget
             for s, _, other in ranked[1:]:
                 n = sum(len(c.units) - len(c.items[1:]) for c in chosen) - added  # a list's items count once
