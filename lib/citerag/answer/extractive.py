@@ -158,13 +158,12 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     scores, types, missing = [], [], []
     best_overall = 0.0
     position = {id(u): i for i, u in enumerate(all_units)}
-    added = 0  # context sentences, outside the sentence budget
+    spent = 0  # sentence budget used: a list's items count once, context sentences not at all
 
     def take(p: Passage) -> None:
-        nonlocal added
-        q = with_context(p, all_units, position, params.context_sentences)
-        added += len(q.units) - len(p.units)
-        chosen.append(q)
+        nonlocal spent
+        spent += len(p.units) - len(p.items[1:])
+        chosen.append(with_context(p, all_units, position, params.context_sentences))
 
     for part in want.parts:
         quoted = query_phrases(part.text)
@@ -195,8 +194,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                 take(own)
         if not want.multi:  # runners-up close to the best, within the sentence budget
             for s, _, other in ranked[1:]:
-                n = sum(len(c.units) - len(c.items[1:]) for c in chosen) - added  # a list's items count once
-                if s < max(params.min_answer_score, 0.6 * top) or n >= params.max_sentences:
+                if s < max(params.min_answer_score, 0.6 * top) or spent >= params.max_sentences:
                     break
                 if any(u in c.units for c in chosen for u in other.units) or \
                         any(u.text == c.head.text for c in chosen for u in other.units):
@@ -212,8 +210,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
 
 def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n: int) -> Passage:
     """The passage and up to `n` sentences that follow it in the same paragraph. The sentence that
-    shares the question's words often only names the topic; the fact comes next ("If more than
-    one value is given, they are applied in clockwise order"). Read, not scored: scoring them
+    shares the question's words often only names the topic; the fact comes next ("Valid values
+    are A4, letter and legal."). Read, not scored: scoring them
     would favour long passages over the sentence that matches."""
     out = list(p.units)
     for nxt in all_units[position[id(out[-1])] + 1:]:

@@ -63,6 +63,7 @@ def units(ev: Evidence) -> list[Unit]:
     algo = ""
 
     heading = ev.heading
+    own_titles = ev.heading.split(" > ") if ev.heading else []
 
     def add(text: str, kind: str, group: str = "", item: bool = False) -> None:
         out.append(Unit(text, ev.key, kind, len(out), group, block, heading, item))
@@ -71,10 +72,9 @@ def units(ev: Evidence) -> list[Unit]:
         # Contents-list lines ("Algorithm 19 | ML-KEM.KeyGen() . . . 35") state nothing.
         lines = [ln.strip() for ln in para.split("\n") if ln.strip() and not _DOT_LEADER.search(ln)]
         header, caption = None, ""
-        if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in ev.heading.split(" > "):
+        if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in own_titles:
             # A later section inside the same chunk: its sentences are read under its own title.
-            parents = ev.heading.split(" > ")[:-1] if ev.heading else []
-            heading = " > ".join([*parents, lines[0]])
+            heading = " > ".join([*own_titles[:-1], lines[0]])
             continue
         for ln in lines:
             if _CAPTION.match(ln):
@@ -107,7 +107,7 @@ def units(ev: Evidence) -> list[Unit]:
                 continue
             if ln.startswith("#"):
                 continue
-            if ev.heading and ln in ev.heading.split(" > "):
+            if ln in own_titles:
                 continue  # the chunk's own heading line
             # An item of a list announced just before, in this paragraph or (one item to a
             # paragraph) the one before, or the next item of that list.
