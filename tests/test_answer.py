@@ -187,3 +187,27 @@ def test_eval_set_refusals_on_real_index(built, corpus_params):
         assert absent_refused >= (absent if model else 0.8 * absent)
         if model:
             assert near_miss_refused >= 0.5 * near_miss
+
+
+def test_a_draft_missing_a_focus_is_redrafted_from_the_evidence_that_states_it():
+    """The best-scoring passage may not state the question's number or name while a lower one
+    does: the redraft answers from the evidence that states it (answer.focus_redraft). A missing
+    asked thing alone ("which protocol …") is not redrafted: a unit that only mentions the word
+    elsewhere would answer a question the documents do not answer."""
+    from citerag.text.tokenize import tokenize
+
+    ev = [_ev("c1", "To register a CID font, pass the font name and its Font class to the registry; each "
+                    "registered CID font is then available to the canvas under that name."),
+          _ev("c2", "In version 2.0 you should use the new UnicodeCIDFont class."),
+          _ev("c3", "The protocol of the network server is set in its configuration file.")]
+    vocab = set(tokenize(" ".join(e.text for e in ev) + " since which should used does use"))
+    idf = {w: 2.0 for w in vocab} | {"2.0": 1.0, "version": 1.0, "class": 1.0}
+    q = analyse("What should be used to register a CID font since version 2.0?")
+    on = answer_from_evidence(q, ev, AnswerParams(), idf, vocab)
+    off = answer_from_evidence(q, ev, AnswerParams(focus_redraft=False), idf, vocab)
+    assert (off.refused, off.refusal_reason) == (True, "focus_not_stated")
+    assert not on.refused and "UnicodeCIDFont" in on.answer and on.answer.endswith("[c2]"), on.notes
+    assert any(n.startswith("redrafted from the 1 evidence unit(s) stating 2.0") for n in on.notes), on.notes
+    head_only = answer_from_evidence(analyse("Which protocol does the registry use to register a CID font?"),
+                                     ev, AnswerParams(), idf, vocab)
+    assert (head_only.refused, head_only.refusal_reason) == (True, "focus_not_stated"), head_only.answer

@@ -155,6 +155,15 @@ def test_missing_focus_refused_with_its_reason(agents, corpus, question, focus):
     assert any(focus in n for n in r.answer.notes)
 
 
+def test_a_name_the_top_passage_misses_is_answered_from_the_evidence_that_states_it(agents):
+    """The best passage speaks of floating-point arithmetic in general and never names Decompress;
+    the unit that does is lower. Without the redraft this is refused as focus_not_stated."""
+    q = "Is floating-point arithmetic permitted when implementing Decompress for ML-KEM?"
+    r = ask(agents, "default", q)
+    assert not r.answer.refused and "Floating-point computations shall not be used" in r.answer.answer, r.answer.notes
+    assert any(n.startswith("redrafted from") and n.endswith("stating Decompress") for n in r.answer.notes)
+
+
 @pytest.mark.parametrize("corpus,question,thing", [
     ("default", "What royalty does NIST collect on ML-DSA implementations?", "royalty"),
     ("tech-manuals", "How much memory does Gri need to draw a contour plot?", "memory"),

@@ -223,6 +223,44 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
                              decision, score, vocab)
             notes.append(f"openai draft rejected ({reason}); deterministic fallback")
         backend = "extractive"
+    out = _extractive(qa, drafted, evidence, params, decision, score, vocab, backend, notes)
+    if out.refusal_reason != "focus_not_stated" or not params.focus_redraft:
+        return out
+    # The draft cited passages that never state a name, number or asked event of the question.
+    # Redraft from the evidence that states them all, if any does: the passage that answers may
+    # have scored lower. A missing asked thing alone ("which protocol …") is not redrafted: the
+    # top passages not mentioning it is the sign of a question the documents do not answer.
+    missing = focus_missing_words(out)
+    heads = {h.word for p in split_parts(qa.text) for h in asked_heads(p)}
+    if not set(missing) - heads:
+        return out
+    stating = [e for e in evidence
+               if not set(missing) & set(missing_focus(qa, [e], "", params.refuse_missing_action))]
+    if not stating or len(stating) == len(evidence):
+        return out
+    redrafted = compose(qa, stating, params, idf, topics, attribute, common_words)
+    again = _extractive(qa, redrafted, evidence, params,
+                        decide(qa, redrafted, stating, idf, model, params.abstain.threshold, common_words),
+                        score, vocab, backend, [*notes, f"redrafted from the {len(stating)} evidence unit(s) "
+                                                        f"stating {', '.join(missing)}"])
+    if again.refused:
+        out.notes.append(f"a redraft from the {len(stating)} evidence unit(s) stating {', '.join(missing)} "
+                         f"was refused too ({again.refusal_reason})")
+        return out
+    return again
+
+
+def focus_missing_words(refused: Answer) -> list[str]:
+    """The focus words a `focus_not_stated` refusal names (its last note says which)."""
+    lead = "the cited evidence never states: "
+    note = next((n for n in reversed(refused.notes) if n.startswith(lead)), "")
+    return [w for w in note[len(lead):].split(", ") if w]
+
+
+def _extractive(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], params: AnswerParams,
+                decision: dict, score: Scorer, vocab: set[str], backend: str, notes: list[str]) -> Answer:
+    """The extractive draft verified against the evidence and passed through the gate."""
+    notes = list(notes)
     if not drafted.text:
         out = refusal(qa.text, "insufficient_evidence", backend, [*notes, "no evidence unit matched the question"])
         out.decision = decision

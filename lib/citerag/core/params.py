@@ -229,6 +229,9 @@ class AnswerParams(_Section):
     # ... and when it never mentions the event the question asks about ("who chaired …", "when will
     # X be withdrawn": answer/asked.py, asked actions).
     refuse_missing_action: bool = True
+    # When the cited passages miss a focus word, draft again from the evidence units that state
+    # every missing word, and answer if that draft passes the same gate.
+    focus_redraft: bool = True
     # Say so, and cite both, when another evidence unit about the same thing gives the asked
     # quantity a different value (answer/conflicts.py).
     flag_conflicts: bool = True
