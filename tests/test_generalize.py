@@ -50,6 +50,11 @@ def test_parts_types_and_focus_are_read_from_the_question():
     assert split_parts("In pure signing, what is prepended?") == ["In pure signing, what is prepended?"]
     assert "number" in answer_types("What is the maximum number of pages?")
     assert "reason" in answer_types("Why was it not selected?")
+    # "when is X called" asks for a circumstance; "when was", "when will", "when does … plan" a date
+    assert "date" not in answer_types("When is the onPage hook called?")
+    assert "date" not in answer_types("When are the input checks required?")
+    assert all("date" in answer_types(q) for q in ("When was the report published?", "When will the key be withdrawn?",
+                                                   "When does the agency plan to meet?"))
     # a list is asked by a plural head ("what are the layers", "which browsers"), not by a singular
     # head whose verb is followed by a plural subject ("what colour are missing pixels")
     assert "list" in answer_types("What are the layers of the design?") and "list" in answer_types("Which browsers enable X?")
