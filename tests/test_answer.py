@@ -211,3 +211,13 @@ def test_a_draft_missing_a_focus_is_redrafted_from_the_evidence_that_states_it()
     head_only = answer_from_evidence(analyse("Which protocol does the registry use to register a CID font?"),
                                      ev, AnswerParams(), idf, vocab)
     assert (head_only.refused, head_only.refusal_reason) == (True, "focus_not_stated"), head_only.answer
+
+
+def test_the_words_inside_an_identifier_are_not_names_of_their_own():
+    """'Frame.addFlowable' asks about that member, not about 'Frame': a passage that opens by
+    defining 'Frame' must not get the defined-name bonus (it won over the member's own sentences)."""
+    from citerag.answer.extractive import names
+
+    qa = analyse("What does Frame.addFlowable return when the Flowable does not fit?")
+    assert "Frame.addFlowable" in names(qa, frozenset()) and "Frame" not in names(qa, frozenset())
+    assert "Flowable" in names(qa, frozenset())  # a capitalised word of its own is still a name
