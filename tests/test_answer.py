@@ -133,6 +133,12 @@ def test_list_items_one_to_a_paragraph_answer_with_the_head_that_announces_them(
                   "exits the interface early and loses the queue.\n\n- With old versions of the imaging library, "
                   "merging the corrected answer sheets into one file fails for multi-page answers.")
     assert len(passages(units(_ev("c2", long_items)))[0].units) == 2  # long items are statements of their own
+    # numbered items are items too ("1. …", "2) …"), read without their numbers
+    numbered = units(_ev("c3", "There are two kinds of such archives:\n\n1. Archives made by the tar tool\n\n"
+                                 "2) Archives made by the zip tool"))
+    assert [(u.item, u.text) for u in numbered] == [(False, "There are two kinds of such archives:"),
+                                                    (True, "Archives made by the tar tool"),
+                                                    (True, "Archives made by the zip tool")]
 
 
 def test_a_head_written_in_the_other_spelling_is_stated():
