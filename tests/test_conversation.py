@@ -104,6 +104,11 @@ def test_router(decider, user, history, route):
     # the same head noun with another modifier: the previous question about this one
     ("and the annotate command?", "What does the auto-multiple-choice imprime command do?", "",
      ["What does the auto-multiple-choice annotate command do"]),
+    # a lone option, command or macro takes the place of the previous one with the same mark
+    ("and --quiet?", "What does the --verbose flag of the packer do?", "",
+     ["What does the --quiet flag of the packer do"]),
+    ("and \\twocolumn?", "Where must \\onecopy be placed in the source file?", "",
+     ["Where must \\twocolumn be placed in the source file"]),
     # the entity comes from the previous answer: "which KEM …?" is answered with a name
     ("what are its key sizes?", "Which KEM did NIST select for standardization?",
      "In summary, NIST has only selected HQC for standardization. [c1]", ["HQC"]),

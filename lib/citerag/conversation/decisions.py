@@ -298,7 +298,7 @@ class Decider:
         if not question:
             words = [w for w in _words(frag) if w.lower() not in STOPWORDS]
             if len(words) == 1 and len(frag.split()) <= 2:
-                return self._swap_last_word(prev_q, words[0])
+                return self._swap_marked(prev_q, frag.split()[-1]) or self._swap_last_word(prev_q, words[0])
             return self._swap_head(frag, prev_q) or self._template(frag, prev_q, f)
         return self._carry_scope(frag, ids, f)
 
@@ -350,6 +350,18 @@ class Decider:
             return None
         q = prev_q[:m.start()] + " ".join(np_) + prev_q[m.end():]
         return Rewrite(q.rstrip(" ?") + "?", [" ".join(np_)], "swap_modifier")
+
+    def _swap_marked(self, prev_q: str, token: str) -> Rewrite | None:
+        """A lone option, command or macro ("and -debug?", "and \\onecopy?") takes the place of the
+        previous question's token with the same leading mark ("-batch"), not of its last word."""
+        mark = re.match(r"[^\w\s]+", token)
+        if not mark or not token[mark.end():]:
+            return None
+        olds = re.findall(rf"(?<!\S){re.escape(mark.group())}\w[\w.-]*", prev_q)
+        if not olds or olds[-1] == token:
+            return None
+        q = re.sub(rf"(?<!\S){re.escape(olds[-1])}(?![\w-])", lambda _m: token, prev_q, count=1)
+        return Rewrite(q.rstrip(" ?") + "?", [token], "swap_marked")
 
     def _swap_last_word(self, prev_q: str, word: str) -> Rewrite:
         toks = prev_q.rstrip(" ?").split()
