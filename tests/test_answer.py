@@ -227,3 +227,22 @@ def test_the_words_inside_an_identifier_are_not_names_of_their_own():
     qa = analyse("What does Frame.addFlowable return when the Flowable does not fit?")
     assert "Frame.addFlowable" in names(qa, frozenset()) and "Frame" not in names(qa, frozenset())
     assert "Flowable" in names(qa, frozenset())  # a capitalised word of its own is still a name
+
+
+def test_a_later_part_about_the_same_thing_is_answered_in_the_same_document():
+    """'… and what is its default value?' is about the thing of the first part: another
+    document's sentence about default values, however well it matches the part's own words,
+    does not answer it."""
+    from citerag.text.tokenize import tokenize
+
+    a = Evidence("c1", Location("A::p1::c0", "A", 1, 1),
+                 "The gutter option of the packer sets the blank space between two columns of a page. "
+                 "When the gutter is left out, the packer uses half a centimetre.")
+    b = Evidence("c2", Location("B::p4::c0", "B", 4, 4),
+                 "The default value of every plotting option is stored in the startup file as its value.")
+    ev = [a, b]
+    vocab = set(tokenize(" ".join(e.text for e in ev) + " what does set default value"))
+    idf = {w: 2.0 for w in vocab}
+    r = answer_from_evidence(analyse("What does the gutter option of the packer set, and what is its default value?"),
+                             ev, AnswerParams(), idf, vocab)
+    assert not r.refused and "[c2]" not in r.answer and "half a centimetre" in r.answer, r.answer

@@ -170,16 +170,22 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         spent += len(p.units) - len(p.items[1:])
         chosen.append(with_context(p, all_units, position, params.context_sentences))
 
-    for part in want.parts:
+    doc_of = {e.key: e.loc.doc_id for e in evidence}
+    for n, part in enumerate(want.parts):
         quoted = query_phrases(part.text)
         pqa = _part_qa(qa, part.text)
         score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
         side = _side_name(part.topic)
+        # A later part about the same thing ("… and what is its default value?") is answered in the
+        # document the first part was answered from.
+        same_doc = doc_of[chosen[0].head.key] if n and chosen and not part.topic and _REFERS_BACK.search(
+            part.text) else ""
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, wanted) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0), i, p)
-                         for i, p in enumerate(cands) if not side or _has(f"{p.head.heading} {p.text}", side)),
+                         for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
+                         and (not same_doc or doc_of[p.head.key] == same_doc)),
                         key=lambda x: (-x[0], x[1]))
         if not ranked or ranked[0][0] < params.min_answer_score:
             missing.append(part.text)
@@ -255,6 +261,7 @@ def _cite_all(us: list[Unit]) -> str:
     return "\n".join(_cite(u) for u in us)
 
 
+_REFERS_BACK = re.compile(r"\b(?:its|it|their|they|them)\b", re.I)
 _PARAM_WORDS = re.compile(r"\b(size|sizes|how (big|large|long)|bytes?|bits?|value|length|category|categories)\b", re.I)
 
 
