@@ -59,6 +59,9 @@ def test_parts_types_and_focus_are_read_from_the_question():
     # head whose verb is followed by a plural subject ("what colour are missing pixels")
     assert "list" in answer_types("What are the layers of the design?") and "list" in answer_types("Which browsers enable X?")
     assert "list" not in answer_types("What colour are missing pixels in an image by default?")
+    # a third-person verb before an article is no plural head ("which tag resets a counter")
+    assert "list" not in answer_types("Which key clears a selected row?")
+    assert "list" in answer_types("Which keys clear the selected rows?")
     a = asked('What did the group decide in 2031 about "fast mode" for ABC-512?', ("ABC-512",))
     assert set(a.focus) == {"fast mode", "ABC-512", "2031"}
     assert [p.topic for p in asked("Compare A and B", topics=("A", "B"), attribute="size").parts] == ["A", "B"]

@@ -47,7 +47,8 @@ TYPES: dict[str, re.Pattern[str]] = {
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
                        r"(?:(?!(?:does|is|are|was|were|has|have|do|did)\b)[\w-]+ ){0,3}(?!does\b|has\b|was\b|steps\b)"
                        r"[a-z]{3,}s\b"
-                       r"(?! (?:is|was|does|did)\b)", re.I),
+                       # a verb, not a plural head, when an article follows ("which tag resets a counter")
+                       r"(?! (?:is|was|does|did|a|an|the|its|their|each|every)\b)", re.I),
     "definition": re.compile(r"^(what|who) (is|are)\b|\bstand for\b|\bmeans?\b|\bdefin|\bwhat does .+ do\b",
                              re.I),
 }
