@@ -157,3 +157,16 @@ def test_term_idf_of_a_name_is_its_whole_token():
                                                       "other text"], 1.2, 0.75)
     assert idx.term_idf("BitPack8") > idx.term_idf("ABC-DSA")
     assert idx.term_idf("NeverSeen9") >= idx.term_idf("BitPack8")
+
+
+def test_a_references_list_is_no_boilerplate_for_a_question_about_cited_works():
+    """A references list is penalised as boilerplate, except for a question about the works a
+    document cites ("which paper cited by …"), whose answer is only there."""
+    from citerag.retrieval.rerank import features
+
+    text = "[12] Doe J (2020) Proving the parser correct in Coq. Journal of Parsers 3(1)."
+    refs = Chunk("D::p40::c0", "D", 40, 40, 9, ["References"], ["text"], text, len(text))
+    cited = analyse("Which paper cited by the guide proved the parser correct in Coq?")
+    plain = analyse("How was the parser proved correct in Coq?")
+    assert features(cited, refs, 0.5, 0.5, {})["boilerplate"] == 0.0
+    assert features(plain, refs, 0.5, 0.5, {})["boilerplate"] == 1.0

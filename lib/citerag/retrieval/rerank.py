@@ -25,6 +25,10 @@ _GLOSSARY_HEAD = re.compile(r"terms|definitions|glossary|acronyms|abbreviations|
 OVERVIEW_HEAD = re.compile(r"\b(abstract|introduction|overview|summary|purpose|scope|about|background|"
                            r"preface|what is)\b", re.I)
 _BOILER_HEAD = re.compile(r"table of contents|^contents$|list of (tables|figures|algorithms)|^references$", re.I)
+_REFERENCES_HEAD = re.compile(r"^(?:references|bibliography)$", re.I)
+# A question about the works a document cites: its references list is where the answer is.
+_ASKS_CITED = re.compile(r"\b(?:cites?|cited|citing|references|bibliography|paper|papers|article|articles|"
+                         r"who wrote|authors?)\b", re.I)
 
 
 @lru_cache(maxsize=8192)
@@ -111,7 +115,8 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     # A chunk that holds a phrase the question quotes is what was asked for, even in a
     # references list ("who wrote 'A method for …'"): no boilerplate penalty there.
     f["quoted"] = 1.0 if holds_any(query_phrases(q.text), chunk.text) else 0.0
-    f["boilerplate"] = 0.0 if f["quoted"] else boiler
+    cited_list = bool(_ASKS_CITED.search(q.text)) and any(_REFERENCES_HEAD.search(h) for h in chunk.heading_path[-1:])
+    f["boilerplate"] = 0.0 if f["quoted"] or cited_list else boiler
     return f
 
 
