@@ -78,3 +78,7 @@ def test_answer_sentences_end_where_document_sentences_end():
     cited = "It is 800 bytes. [c1] See the table. [c2][c3] Fix ( http://h/a.php? x ) . . . wrong [c4]"
     assert split_cited(cited) == ["It is 800 bytes. [c1]", "See the table. [c2][c3]",
                                   "Fix ( http://h/a.php? x ) . . . wrong [c4]"]
+    # the full stop of an abbreviation ends no sentence, in either split
+    abbrev = "On some systems (e.g. Solaris) answer no. Use the flag, i.e. Pass it twice. See Fig. A for both."
+    assert split_prose(abbrev) == split_cited(abbrev) == [
+        "On some systems (e.g. Solaris) answer no.", "Use the flag, i.e. Pass it twice.", "See Fig. A for both."]

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import re
 
+# Abbreviations whose full stop ends no sentence ("On many machines (e.g. Solaris) you …"),
+# checked right after the stop.
+_NOT_AN_END = r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\bal\.)(?<!\bFig\.)(?<!\bEq\.)(?<!\bSec\.)"
 # A boundary in document prose: . ! ? then space before a capital, bracket or quote.
-_PROSE_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\"“])")
+_PROSE_BOUNDARY = re.compile(rf"(?<=[.!?]){_NOT_AN_END}\s+(?=[A-Z(\[\"“])")
 # A sentence of an answer ends where a prose sentence does (. ! ? before a capital, bracket or
 # quote), or at the end of its line, keeping the citation groups that follow it: "index.php? func"
 # and ". . . documentation" inside a restated unit are not ends.
-_CITED_SENTENCE = re.compile(r".+?(?:[.!?](?:\s*\[[^\]]*\])*(?=\s+[A-Z(\"“]|\s*$)|$)", re.S)
+_CITED_SENTENCE = re.compile(rf".+?(?:[.!?]{_NOT_AN_END}(?:\s*\[[^\]]*\])*(?=\s+[A-Z(\"“]|\s*$)|$)", re.S)
 
 
 def split_prose(text: str) -> list[str]:
