@@ -246,3 +246,15 @@ def test_a_later_part_about_the_same_thing_is_answered_in_the_same_document():
     r = answer_from_evidence(analyse("What does the gutter option of the packer set, and what is its default value?"),
                              ev, AnswerParams(), idf, vocab)
     assert not r.refused and "[c2]" not in r.answer and "half a centimetre" in r.answer, r.answer
+
+
+def test_an_options_own_dashes_survive_the_bullet_mark():
+    """'- --dist d sets …' is a bullet holding an option: the mark goes, the option's dashes stay
+    (the answer must name '--dist', not 'dist'); a bullet written '•' or '- •' goes whole."""
+    from citerag.answer.units import units
+
+    ev = _ev("c1", "Lengths are given with a unit.\n\n- --gap d sets the space between two boxes. Defaults to 1cm.\n\n"
+                   "- • Deprecated options are still read by the parser.")
+    texts = [u.text for u in units(ev)]
+    assert "--gap d sets the space between two boxes." in texts
+    assert "Deprecated options are still read by the parser." in texts

@@ -38,6 +38,8 @@ _SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\.?\s+\S[^.!?]{0,80}$")
 # A list item's mark: a bullet (not an option's dashes, "--density") or a number ("1.", "2)")
 # on a line that is no algorithm step.
 _BULLET = re.compile(r"(?:[-•*]|\d{1,2}[.)])\s")
+# A bullet mark alone (not an item's number: it is no list here); a dash only with a space after it.
+_MARK = re.compile(r"^(?:(?:•|[-*](?=\s))\s*)+")
 # Words in a list item short enough to be one entry of a list rather than a statement of its own;
 # chaining long items would make a passage that matches any question.
 _SHORT_ITEM = 15
@@ -115,7 +117,8 @@ def units(ev: Evidence) -> list[Unit]:
             # paragraph) the one before, or the next item of that list.
             item = bool(_BULLET.match(ln)) and bool(out) and out[-1].block in (block, block - 1) and (
                 out[-1].item or bool(_ANNOUNCES.search(out[-1].text)))
-            for s in split_prose((_BULLET.sub("", ln, count=1) if item else ln.lstrip("-• ")).strip()):
+            # drop the item's mark only: an option's own dashes stay ("- --dist-margin d sets …")
+            for s in split_prose((_BULLET.sub("", ln, count=1) if item else _MARK.sub("", ln, count=1)).strip()):
                 # A short line is kept when it completes the unit before it: an item of a list that
                 # unit announces, or its default ("Defaults to 300.").
                 completes = out and len(s.split()) >= 2 and (item or (out[-1].block == block and (
