@@ -170,3 +170,18 @@ def test_a_references_list_is_no_boilerplate_for_a_question_about_cited_works():
     plain = analyse("How was the parser proved correct in Coq?")
     assert features(cited, refs, 0.5, 0.5, {})["boilerplate"] == 0.0
     assert features(plain, refs, 0.5, 0.5, {})["boilerplate"] == 1.0
+
+
+def test_an_identifier_written_as_a_command_line_option_is_held():
+    """'--ignore-red' in a chunk holds the question's 'ignore-red'; 'auto-ignore-red' does not."""
+    from citerag.retrieval.rerank import features
+
+    qa = analyse("What does the --skip-blank option of the scanner do?")
+    assert "skip-blank" in qa.identifiers
+
+    def ch(text):
+        return Chunk("D::p1::c0", "D", 1, 1, 0, [], ["text"], text, len(text))
+
+    option = features(qa, ch("- --skip-blank With this option, empty pages are not read."), 0.5, 0.5, {})
+    longer = features(qa, ch("The auto-skip-blank mode reads every page."), 0.5, 0.5, {})
+    assert option["identifier"] > longer["identifier"]

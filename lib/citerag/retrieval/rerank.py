@@ -42,7 +42,9 @@ def _bigrams(words) -> set[tuple[str, str]]:
 
 @lru_cache(maxsize=4096)
 def _token_re(token: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w-]){re.escape(token.lower())}(?![\w-])")
+    """The token standing alone, or as a command-line option ("--ignore-red" holds "ignore-red"),
+    not inside a longer name ("auto-ignore-red")."""
+    return re.compile(rf"(?<![\w-])(?:--?)?{re.escape(token.lower())}(?![\w-])")
 
 
 @lru_cache(maxsize=4096)
