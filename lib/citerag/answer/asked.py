@@ -39,7 +39,7 @@ TYPES: dict[str, re.Pattern[str]] = {
     "number": re.compile(r"\b(how (many|much|large|big|long|small)|maximum|minimum|size|sizes|number of|"
                          r"what value|length|bytes|bits|limit|count|cost|price|per second|how often)\b", re.I),
     # "when is X called", "when are they required": a circumstance, not a date ("when was",
-    # "when will", "when does NIST plan to" ask for one); nor is a leading clause ("When using X,
+    # "when will", "when does the agency plan to" ask for one); nor is a leading clause ("When using X,
     # which package …?").
     "date": re.compile(r"^when\b(?! (?:is|are)\b)(?![^?]*,\s*(?:what|which|how|who|whom|where|why|can|should|must|"
                        r"does|do|is|are)\b)|\b(what|which) (year|date)\b|\bin what year\b", re.I),

@@ -80,8 +80,8 @@ def names(qa: QueryAnalysis, ordinary: frozenset[str]) -> list[str]:
     plain English does not have ("horiz", "ShuffleQuestions"), capitalised words inside the
     sentence ("the Lang option") and one- or two-letter symbols ("parameter v")."""
     out = list(qa.identifiers)
-    # The words inside an identifier are not names of their own: "ML-DSA.KeyGen" does not ask
-    # about "ML-DSA", so a passage defining that would not answer it.
+    # The words inside an identifier are not names of their own: "Codec.open" does not ask
+    # about "Codec", so a passage defining that would not answer it.
     text = qa.text
     for ident in sorted(qa.identifiers, key=len, reverse=True):
         text = re.sub(rf"(?<![\w-]){re.escape(ident)}(?![\w-])", " ", text, flags=re.I)
