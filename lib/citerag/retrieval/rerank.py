@@ -42,8 +42,8 @@ def _bigrams(words) -> set[tuple[str, str]]:
 
 @lru_cache(maxsize=4096)
 def _token_re(token: str) -> re.Pattern[str]:
-    """The token standing alone, or as a command-line option ("--ignore-red" holds "ignore-red"),
-    not inside a longer name ("auto-ignore-red")."""
+    """The token standing alone, or as a command-line option ("--skip-blank" holds "skip-blank"),
+    not inside a longer name ("auto-skip-blank")."""
     return re.compile(rf"(?<![\w-])(?:--?)?{re.escape(token.lower())}(?![\w-])")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-# Abbreviations whose full stop ends no sentence ("On many machines (e.g. Solaris) you …"),
+# Abbreviations whose full stop ends no sentence ("On some systems (e.g. Linux) you …"),
 # checked right after the stop.
 _NOT_AN_END = r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\bal\.)(?<!\bFig\.)(?<!\bEq\.)(?<!\bSec\.)"
 # A boundary in document prose: . ! ? then space before a capital, bracket or quote.
