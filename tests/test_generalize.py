@@ -53,6 +53,7 @@ def test_parts_types_and_focus_are_read_from_the_question():
     # "when is X called" asks for a circumstance; "when was", "when will", "when does … plan" a date
     assert "date" not in answer_types("When is the onPage hook called?")
     assert "date" not in answer_types("When are the input checks required?")
+    assert "date" not in answer_types("When must the session key be destroyed?")
     assert "date" not in answer_types("When the cache is full, what happens to the oldest entry?")  # a leading clause
     assert all("date" in answer_types(q) for q in ("When was the report published?", "When will the key be withdrawn?",
                                                    "When does the agency plan to meet?"))

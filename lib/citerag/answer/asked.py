@@ -38,11 +38,12 @@ TYPES: dict[str, re.Pattern[str]] = {
     "expansion": re.compile(r"\b(stands? for|acronym|abbreviat\w*|short for)\b", re.I),
     "number": re.compile(r"\b(how (many|much|large|big|long|small)|maximum|minimum|size|sizes|number of|"
                          r"what value|length|bytes|bits|limit|count|cost|price|per second|how often)\b", re.I),
-    # "when is X called", "when are they required": a circumstance, not a date ("when was",
+    # "when is X called", "when must it be destroyed": a circumstance, not a date ("when was",
     # "when will", "when does the agency plan to" ask for one); nor is a leading clause ("When using X,
     # which package …?").
-    "date": re.compile(r"^when\b(?! (?:is|are)\b)(?![^?]*,\s*(?:what|which|how|who|whom|where|why|can|should|must|"
-                       r"does|do|is|are)\b)|\b(what|which) (year|date)\b|\bin what year\b", re.I),
+    "date": re.compile(r"^when\b(?! (?:is|are|must|should|can|may|might|could)\b)"
+                       r"(?![^?]*,\s*(?:what|which|how|who|whom|where|why|can|should|must|does|do|is|are)\b)"
+                       r"|\b(what|which) (year|date)\b|\bin what year\b", re.I),
     "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
