@@ -48,6 +48,7 @@ class Answer:
     notes: list[str] = field(default_factory=list)
     decision: dict = field(default_factory=dict)  # features and probability behind answer/refuse
     conflicts: list[dict] = field(default_factory=list)  # evidence giving the asked quantity another value
+    unstated: list[str] = field(default_factory=list)  # focus_not_stated: what the cited evidence never states
 
 
 def refusal(question: str, reason: str, backend: str, notes: list[str] | None = None) -> Answer:
@@ -230,7 +231,7 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
     # Redraft from the evidence that states them all, if any does: the passage that answers may
     # have scored lower. A missing asked thing alone ("which protocol …") is not redrafted: the
     # top passages not mentioning it is the sign of a question the documents do not answer.
-    missing = focus_missing_words(out)
+    missing = out.unstated
     heads = {h.word for p in split_parts(qa.text) for h in asked_heads(p)}
     if not set(missing) - heads:
         return out
@@ -248,13 +249,6 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
                          f"was refused too ({again.refusal_reason})")
         return out
     return again
-
-
-def focus_missing_words(refused: Answer) -> list[str]:
-    """The focus words a `focus_not_stated` refusal names (its last note says which)."""
-    lead = "the cited evidence never states: "
-    note = next((n for n in reversed(refused.notes) if n.startswith(lead)), "")
-    return [w for w in note[len(lead):].split(", ") if w]
 
 
 def _extractive(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], params: AnswerParams,
@@ -285,7 +279,8 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         missing = missing_focus(qa, cited, ans.answer, params.refuse_missing_action)
         if missing:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
-                          [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision)
+                          [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision,
+                          unstated=missing)
     absent = absent_words(qa.text, vocab, [e.text for e in evidence]) if params.absent_word_min_score else []
     best = decision["features"]["best"]
     if absent and best < params.absent_word_min_score:

@@ -23,7 +23,7 @@ from citerag.answer.units import Passage, Unit, passages, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.retrieval.rerank import is_overview
-from citerag.text.patterns import holds_any, identifiers, query_phrases
+from citerag.text.patterns import PERSONAL_PRONOUNS, holds_any, identifiers, query_phrases
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS
 
@@ -261,7 +261,7 @@ def _cite_all(us: list[Unit]) -> str:
     return "\n".join(_cite(u) for u in us)
 
 
-_REFERS_BACK = re.compile(r"\b(?:its|it|their|they|them)\b", re.I)
+_REFERS_BACK = re.compile(rf"\b(?:{PERSONAL_PRONOUNS})\b", re.I)
 _PARAM_WORDS = re.compile(r"\b(size|sizes|how (big|large|long)|bytes?|bits?|value|length|category|categories)\b", re.I)
 
 

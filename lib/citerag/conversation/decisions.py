@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
-from citerag.text.patterns import identifiers
+from citerag.text.patterns import PERSONAL_PRONOUNS, identifiers
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
 
@@ -46,7 +46,7 @@ _CONDITION = re.compile(r"^\s*(?:what\s+)?(?:if|when|unless|in\s+case|even\s+if)
 _BARE_WH = re.compile(r"^\s*(where|when|who|why|how)\s*$", re.I)
 _LEAD_WH = re.compile(r"^\s*(?:what|which|where|when|who|whom|why|how)\b", re.I)
 _AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
-_PRONOUN = re.compile(r"\b(it|its|they|them|their|this|that|these|those)\b", re.I)
+_PRONOUN = re.compile(rf"\b({PERSONAL_PRONOUNS}|this|that|these|those)\b", re.I)
 _POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
 _WHICH_ONE = re.compile(r"\bwhich\s+(?:one|of\s+(?:them|these|those|the\s+two))\b", re.I)
 _COMPARATIVE = re.compile(r"\b(smaller|larger|bigger|faster|slower|shorter|longer|stronger|weaker|better|worse"

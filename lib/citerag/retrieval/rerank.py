@@ -25,7 +25,6 @@ _GLOSSARY_HEAD = re.compile(r"terms|definitions|glossary|acronyms|abbreviations|
 OVERVIEW_HEAD = re.compile(r"\b(abstract|introduction|overview|summary|purpose|scope|about|background|"
                            r"preface|what is)\b", re.I)
 _BOILER_HEAD = re.compile(r"table of contents|^contents$|list of (tables|figures|algorithms)|^references$", re.I)
-_REFERENCES_HEAD = re.compile(r"^(?:references|bibliography)$", re.I)
 # A question about the works a document cites: its references list is where the answer is.
 _ASKS_CITED = re.compile(r"\b(?:cites?|cited|citing|references|bibliography|paper|papers|article|articles|"
                          r"who wrote|authors?)\b", re.I)
@@ -117,7 +116,10 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     # A chunk that holds a phrase the question quotes is what was asked for, even in a
     # references list ("who wrote 'A method for …'"): no boilerplate penalty there.
     f["quoted"] = 1.0 if holds_any(query_phrases(q.text), chunk.text) else 0.0
-    cited_list = bool(_ASKS_CITED.search(q.text)) and any(_REFERENCES_HEAD.search(h) for h in chunk.heading_path[-1:])
+    # ... nor in a references list when the question asks about cited works (checked only on
+    # such a chunk: this runs for every candidate of every query).
+    section = chunk.heading_path[-1].lower() if chunk.heading_path else ""
+    cited_list = bool(boiler) and section == "references" and bool(_ASKS_CITED.search(q.text))
     f["boilerplate"] = 0.0 if f["quoted"] or cited_list else boiler
     return f
 

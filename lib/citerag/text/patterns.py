@@ -33,6 +33,10 @@ def has_pseudocode(text: str) -> bool:
     return any(_PSEUDOCODE.search(ln) for ln in text.split("\n")) or "←" in text
 
 
+# Pronouns that stand for a thing named before ("its default value", "how does it work"); the
+# conversation rewriter adds the demonstratives, which inside one question are often determiners.
+PERSONAL_PRONOUNS = r"it|its|they|them|their"
+
 # `NAME-<number>`: a member of a numbered family (ML-KEM-768, SLH-DSA-SHA2-128s, hqc-128) when the
 # corpus has several members of NAME; a lone UTF-8 or x86-64 matches the shape but is no family.
 NUMBERED_VARIANT = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*)-(\d+[A-Za-z]?)(?![\w-])")
