@@ -58,9 +58,30 @@ def test_int8_embeddings_agree_with_fp32(built, corpus_params):
     chunks = load_chunks(built["chunk"])
     titles = doc_titles(corpus_params)
     sample = [index_text(c, titles, True) for c in chunks[:: max(1, len(chunks) // 96)]]
-    fp32 = Embedder(EmbedParams()).embed(sample)
+    fp32 = Embedder(EmbedParams(precision="fp32")).embed(sample)
     int8_embedder = Embedder(EmbedParams(backend="onnx-int8"), models_dir=corpus_params.paths.models)
     int8 = int8_embedder.embed(sample)
     cos = (fp32 * int8).sum(axis=1)
     assert len(sample) >= 64 and float(cos.min()) >= 0.99, float(cos.min())
-    assert int8_embedder.model_key != Embedder(EmbedParams()).model_key
+    assert int8_embedder.model_key != Embedder(EmbedParams(precision="fp32")).model_key
+
+
+@pytest.mark.corpus
+def test_bf16_embeddings_agree_with_fp32(built, corpus_params):
+    """The bf16 torch model against fp32 on sampled chunks and a question: cosine ≥ 0.999, unit
+    length in float32, its own cache key; `auto` is bf16 exactly where the CPU has bf16 units."""
+    from citerag.build.index.embed import native_bf16, resolved_precision
+    from citerag.build.pipeline import doc_titles, index_text, load_chunks
+
+    chunks = load_chunks(built["chunk"])
+    titles = doc_titles(corpus_params)
+    sample = [index_text(c, titles, True) for c in chunks[:: max(1, len(chunks) // 96)]]
+    fp32_embedder, bf16_embedder = (Embedder(EmbedParams(precision=p)) for p in ("fp32", "bf16"))
+    fp32, bf16 = fp32_embedder.embed(sample), bf16_embedder.embed(sample)
+    assert bf16.dtype == np.float32 and np.allclose(np.linalg.norm(bf16, axis=1), 1, atol=1e-5)
+    cos = (fp32 * bf16).sum(axis=1)
+    assert len(sample) >= 64 and float(cos.min()) >= 0.999, float(cos.min())
+    q = "what is the size of an encapsulation key"
+    assert float(fp32_embedder.embed_query(q) @ bf16_embedder.embed_query(q)) >= 0.999
+    assert bf16_embedder.model_key != fp32_embedder.model_key
+    assert resolved_precision(EmbedParams()) == ("bf16" if native_bf16() else "fp32")

@@ -74,13 +74,26 @@ def _looks_like_pdf(path: Path) -> bool:
     return b"%PDF-" in head
 
 
-def _extract_layout(doc: pymupdf.Document) -> list[str]:
+@cache
+def _layout_model(image: bool):
+    """pymupdf-layout's page analyser, with or without the page-image features (its `imf+rf` and
+    `rf` feature sets), loaded once per process."""
+    from pymupdf.layout import DocumentLayoutAnalyzer
+
+    return DocumentLayoutAnalyzer.get_model(feature_set_name="imf+rf" if image else "rf")
+
+
+def _extract_layout(doc: pymupdf.Document, image: bool = True) -> list[str]:
     """Markdown per page via pymupdf4llm (headings marked, tables as rows). No OCR.
 
     Heading levels come from statistics over the whole document, so a document is extracted
     whole, by one process; `ingest_files` spreads documents over worker processes."""
     import pymupdf4llm
     from pymupdf4llm.ocr import OCRMode
+
+    # pymupdf4llm asks pymupdf's hook for each page's layout; point it at the chosen analyser.
+    model = _layout_model(image)
+    _pymupdf()._get_layout = model.predict
 
     sink = io.StringIO()
     # pymupdf4llm prints parser notes to stdout; they are not errors for us.
@@ -100,9 +113,11 @@ def _extract_text(doc: pymupdf.Document) -> list[str]:
     return out
 
 
-def extract(path: Path, extractor: str) -> list[str]:
+def extract(path: Path, params: IngestParams) -> list[str]:
     with _pymupdf().open(path, filetype="pdf") as doc:
-        return (_extract_layout if extractor == "layout" else _extract_text)(doc)
+        if params.extractor == "layout":
+            return _extract_layout(doc, params.layout_image)
+        return _extract_text(doc)
 
 
 def _open_checked(path: Path, rep: FileReport) -> int | None:
@@ -156,7 +171,7 @@ def ingest_file(
         if n is None:
             return [], rep
         try:
-            texts = extract(path, params.extractor)
+            texts = extract(path, params)
         except Exception as exc:
             rep.reason, rep.detail = "corrupt", f"text extraction failed: {exc}"
             return [], rep

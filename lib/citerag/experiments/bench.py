@@ -85,7 +85,7 @@ def bench_index(params: Params, naive_script: str | Path | None = None, out=prin
     the built corpus (only that document is extracted and embedded)."""
     import yaml
 
-    from citerag.build.index.embed import resolve_model_path
+    from citerag.build.index.embed import resolve_model_path, resolved_precision
     from citerag.core.paths import repo_root, resolve
 
     tmp = Path(tempfile.mkdtemp(prefix="citerag-bench-"))
@@ -121,6 +121,10 @@ def bench_index(params: Params, naive_script: str | Path | None = None, out=prin
             "naive_cold_s": round(naive_s, 2) if naive_s is not None else None,
             "ratio": round(cold_s / naive_s, 3) if naive_s else None,
             "embed_backend": p.embed.backend,
+            "embed_precision": resolved_precision(p.embed),
+            "ingest_extractor": p.ingest.extractor + (
+                "" if p.ingest.extractor != "layout"
+                else " (page image)" if p.ingest.layout_image else " (no page image)"),
             "ingest_s": t["ingest_s"], "clean_s": t["clean_s"], "chunk_s": t["chunk_s"],
             "embed_s": t["embed_s"], "chroma_s": t["chroma_s"], "bm25_s": t["bm25_s"],
             "other_s (start, imports, model load, knowledge)": round(

@@ -28,9 +28,9 @@ class CiteragEmbeddingFunction(EmbeddingFunction[Documents]):
     """Chroma-facing wrapper of `Embedder` (offline, bundled model)."""
 
     def __init__(self, model: str, max_seq_length: int = 256, normalize: bool = True,
-                 backend: str = "torch") -> None:
+                 backend: str = "torch", precision: str = "auto") -> None:
         self._params = EmbedParams(model=model, max_seq_length=max_seq_length, normalize=normalize,
-                                   backend=backend)
+                                   backend=backend, precision=precision)
         self._embedder = Embedder(self._params)
 
     def __call__(self, input: Documents) -> Embeddings:
@@ -42,7 +42,8 @@ class CiteragEmbeddingFunction(EmbeddingFunction[Documents]):
 
     def get_config(self) -> dict[str, Any]:
         return {"model": self._params.model, "max_seq_length": self._params.max_seq_length,
-                "normalize": self._params.normalize, "backend": self._params.backend}
+                "normalize": self._params.normalize, "backend": self._params.backend,
+                "precision": self._params.precision}
 
     @staticmethod
     def build_from_config(config: dict[str, Any]) -> CiteragEmbeddingFunction:
@@ -139,7 +140,8 @@ def _fill(api: chromadb.ClientAPI, name: str, chunks: list[Chunk], vectors: np.n
     """Create the collection and add every chunk with its precomputed vector.
 
     See `HNSW` for why the search is configured for reproducible, exact neighbours."""
-    ef = CiteragEmbeddingFunction(params.model, params.max_seq_length, params.normalize, params.backend)
+    ef = CiteragEmbeddingFunction(params.model, params.max_seq_length, params.normalize, params.backend,
+                                  params.precision)
     coll = api.create_collection(
         name=name, embedding_function=ef, configuration={"hnsw": HNSW},
     )

@@ -1,7 +1,8 @@
 """Sentence embeddings from a bundled model, with a persistent cache.
 
 The cache is keyed by (model key, sha256 of the text), where the model key
-hashes everything that changes a vector (model, max_seq_length, normalize).
+hashes everything that changes a vector (model, max_seq_length, normalize,
+backend and number format).
 An unchanged chunk is therefore never embedded twice — across runs, across
 ablation variants that re-chunk only part of the corpus, and across processes
 (SQLite in WAL mode tolerates parallel variants).
@@ -14,6 +15,7 @@ import importlib
 import sqlite3
 import threading
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +65,31 @@ def model_vocabulary(name: str) -> frozenset[str]:
         return frozenset()
     words = path.read_text(encoding="utf-8").split("\n")
     return frozenset(w for w in words if w.isalpha() and w.islower())
+
+
+@cache
+def native_bf16() -> bool:
+    """Whether this CPU multiplies bf16 in hardware (x86 avx512_bf16 or amx_bf16, as Linux lists
+    them). Elsewhere torch emulates bf16, slower than fp32. A hardware fact read at the edge,
+    once per process, not a setting: no /proc/cpuinfo, no bf16."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    return bool(flags & {"avx512_bf16", "amx_bf16"})
+    except OSError:
+        pass
+    return False
+
+
+def resolved_precision(params: EmbedParams) -> str:
+    """The number format the torch backend runs in: `auto` becomes bf16 on CPUs with bf16 units."""
+    if params.backend != "torch":
+        return "int8"
+    if params.precision == "auto":
+        return "bf16" if native_bf16() else "fp32"
+    return params.precision
 
 
 def text_hash(text: str) -> str:
@@ -132,6 +159,9 @@ class Embedder:
         key = {"model": params.model, "max_seq_length": params.max_seq_length, "normalize": params.normalize}
         if params.backend != "torch":  # the torch key predates backends: its cached vectors stay valid
             key["backend"] = params.backend
+        self.precision = resolved_precision(params)
+        if self.precision == "bf16":  # fp32 keeps the key it always had
+            key["precision"] = "bf16"
         self.model_key = stable_hash(key)
         self.cache = EmbeddingCache(resolve(cache_dir) / "embeddings.sqlite") if cache_dir else None
         self.models_dir = resolve(models_dir)
@@ -143,7 +173,7 @@ class Embedder:
     def model(self):
         """The encoder (sentence-transformers, or its int8 onnxruntime twin), loaded once per
         process and settings."""
-        key = (self.params.model, self.params.max_seq_length, self.params.backend)
+        key = (self.params.model, self.params.max_seq_length, self.params.backend, self.precision)
         if key not in _MODELS:
             path = resolve_model_path(self.params.model)
             if self.params.backend == "onnx-int8":
@@ -159,6 +189,10 @@ class Embedder:
                 quiet_library_bars()
                 model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
                 model.max_seq_length = self.params.max_seq_length
+                if self.precision == "bf16":
+                    import torch
+
+                    model = model.to(torch.bfloat16)
                 _MODELS[key] = model
         return _MODELS[key]
 
@@ -166,16 +200,24 @@ class Embedder:
     def dim(self) -> int:
         return int(self.model.get_sentence_embedding_dimension())
 
+    def _run(self, texts: list[str], batch_size: int, progress: bool = False) -> np.ndarray:
+        """The model's vectors as float32. A bf16 model's output is widened before it is
+        normalised, so the unit vectors are exact in float32."""
+        if self.precision != "bf16":
+            vecs = self.model.encode(texts, batch_size=batch_size, normalize_embeddings=self.params.normalize,
+                                     show_progress_bar=progress, convert_to_numpy=True)
+            return np.asarray(vecs, dtype=np.float32)
+        out = self.model.encode(texts, batch_size=batch_size, normalize_embeddings=False,
+                                show_progress_bar=progress, convert_to_tensor=True)
+        vecs = out.float().numpy()
+        if self.params.normalize:
+            vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+        return vecs
+
     def _encode(self, texts: list[str], progress: bool) -> np.ndarray:
-        vecs = self.model.encode(
-            texts,
-            batch_size=self.params.batch_size,
-            normalize_embeddings=self.params.normalize,
-            show_progress_bar=progress,
-            convert_to_numpy=True,
-        )
+        vecs = self._run(texts, self.params.batch_size, progress)
         self.computed += len(texts)
-        return np.asarray(vecs, dtype=np.float32)
+        return vecs
 
     def embed(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         """Vectors for `texts` in order; only cache misses reach the model."""
@@ -217,11 +259,7 @@ class Embedder:
             hit = self.cache.get_many(key, [h])
             if h in hit:
                 return hit[h]
-        vec = self.model.encode(
-            [text], normalize_embeddings=self.params.normalize, convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        out = np.asarray(vec[0], dtype=np.float32)
+        out = self._run([text], 1)[0]
         if self.cache:
             self.cache.put_many(key, {h: out})
         return out
