@@ -258,3 +258,36 @@ def test_an_options_own_dashes_survive_the_bullet_mark():
     texts = [u.text for u in units(ev)]
     assert "--gap d sets the space between two boxes." in texts
     assert "Deprecated options are still read by the parser." in texts
+
+
+def _parts_answer(question: str, evidence: list[Evidence]):
+    from citerag.text.tokenize import tokenize
+
+    vocab = set(tokenize(" ".join(e.text for e in evidence) + " " + question))
+    return answer_from_evidence(analyse(question), evidence, AnswerParams(), {w: 2.0 for w in vocab}, vocab)
+
+
+def test_a_later_part_with_its_own_subject_is_not_pulled_back_to_the_first_parts_name():
+    """'… and what is done with the partial sums once they are all computed?' names its own
+    subject: the first part's identifier must not win that part for a sentence that merely
+    names it again."""
+    ev = [Evidence("c1", Location("A::p3::c0", "A", 3, 3),
+                   "This section describes pack_rows, a function that computes the row totals of a table. "
+                   "The pack_rows function begins by computing the partial sums of each column in turn. "
+                   "Once all of the partial sums have been computed, they are added together to give the grand total.")]
+    r = _parts_answer("What does pack_rows compute, and what is done with the partial sums once they are all computed?", ev)
+    assert not r.refused and "row totals" in r.answer and "added together" in r.answer, r.answer
+
+
+def test_a_later_part_that_refers_back_stays_in_the_first_parts_section():
+    """'… and what should its horizontal axis be?' is about the tool of the first part: of two
+    sentences about a horizontal axis in the same document, the one under that tool's section answers it."""
+    ev = [Evidence("c1", Location("A::p9::c0", "A", 9, 9),
+                   "The isoline tool traces lines of equal height on the plot.", heading="Isoline tool"),
+          Evidence("c2", Location("A::p9::c1", "A", 9, 9),
+                   "Set the name of the horizontal axis to the given string.", heading="Set x name"),
+          Evidence("c3", Location("A::p9::c2", "A", 9, 9),
+                   "For the results to make sense, the horizontal axis should be the distance along the track.",
+                   heading="Isoline tool")]
+    r = _parts_answer("What does the isoline tool trace, and what should its horizontal axis be?", ev)
+    assert not r.refused and "equal height" in r.answer and "distance along the track" in r.answer, r.answer

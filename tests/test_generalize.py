@@ -48,6 +48,8 @@ def test_parts_types_and_focus_are_read_from_the_question():
         "Which security category is X-1 in", "what is the size of its ciphertext"]
     assert split_parts("Which set is the default, and why?") == ["Which set is the default", "why Which set is the default"]
     assert split_parts("In pure signing, what is prepended?") == ["In pure signing, what is prepended?"]
+    assert split_parts("Is any randomness sampled, and through which program are the interfaces tested?") == [
+        "Is any randomness sampled", "through which program are the interfaces tested"]
     assert "number" in answer_types("What is the maximum number of pages?")
     assert "reason" in answer_types("Why was it not selected?")
     # "when is X called" asks for a circumstance; "when was", "when will", "when does … plan" a date

@@ -33,6 +33,9 @@ HEADING_SHARE = 0.5  # weight of the passage read under its section heading
 TYPE_PENALTY = 0.5  # share of the score lost by a passage that cannot be of the wanted type
 OPENING_BONUS = 0.5  # a broad question's overview-section opening sentence
 QUOTED_BONUS = 0.5   # a passage holding verbatim a phrase the question quotes (a title, a message)
+# A later part that refers back ("… and what should its x-axis be?") is about the thing the first
+# part's passage is about: a passage under the same section heading wins a near tie.
+SAME_SECTION_BONUS = 0.15
 SAME_PART_SHARE = 0.9  # a part whose best passage an earlier part took answers from its own this close to it
 MAX_FOLLOW = 3      # continuation sentences a passage may take
 
@@ -61,15 +64,24 @@ def _cite(u: Unit) -> str:
     return " ".join(f"{s} [{u.key}]" for s in split_sentences(body))
 
 
+# A part with this many content words of its own names its own subject.
+OWN_SUBJECT_WORDS = 4
+
+
 def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
-    """The question's analysis narrowed to one part; the part keeps the question's identifiers
-    ("and what does it rest on?" is still about the named thing)."""
+    """The question's analysis narrowed to one part. A short part keeps the question's
+    identifiers ("and what does it rest on?" is still about the named thing). A part that names
+    its own subject ("what is done with the partial results once they are all computed?") does
+    not: the rare identifier of the first part would outweigh its own words and pick the first
+    part's sentences again."""
     if text == qa.text:
         return qa
     own = identifiers(text)
-    extra = [i for i in qa.identifiers if i.lower() not in text.lower()]
+    words = tuple(dict.fromkeys(content_words(text)))
+    extra = [] if not own and len(words) >= OWN_SUBJECT_WORDS else \
+        [i for i in qa.identifiers if i.lower() not in text.lower()]
     return dataclasses.replace(qa, text=" ".join([text, *extra]), identifiers=tuple(own + extra),
-                               content_words=tuple(dict.fromkeys(content_words(text))))
+                               content_words=words)
 
 
 _DEFINES_AFTER = r"\s*(?::|—|–|=|\(|\bis\b|\bare\b|\bmeans\b)"
@@ -180,10 +192,12 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         # document the first part was answered from.
         same_doc = doc_of[chosen[0].head.key] if n and chosen and not part.topic and _REFERS_BACK.search(
             part.text) else ""
+        section = chosen[0].head.heading if same_doc else None
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, wanted) else 0.0)
-                          + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0), i, p)
+                          + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
+                          + (SAME_SECTION_BONUS if section and p.head.heading == section else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
                          and (not same_doc or doc_of[p.head.key] == same_doc)),
                         key=lambda x: (-x[0], x[1]))
