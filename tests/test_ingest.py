@@ -7,8 +7,8 @@ from citerag.core.params import IngestParams
 
 def test_good_pdf_one_record_per_physical_page(pdf_factory):
     pdf = pdf_factory("good.pdf", ["First page text", "Second page", "Third page ML-KEM-768"])
-    for extractor in ("layout", "text"):
-        pages, rep = ingest_file(pdf, IngestParams(extractor=extractor), expected_pages=3)
+    for params in (IngestParams(), IngestParams(layout_image=False), IngestParams(extractor="text")):
+        pages, rep = ingest_file(pdf, params, expected_pages=3)
         assert rep.status == "ok" and rep.reason is None
         assert [p.page for p in pages] == [1, 2, 3]
         assert "ML-KEM-768" in pages[2].text and pages[0].doc_id == "good"
@@ -57,3 +57,32 @@ def test_worker_processes_give_the_same_pages_and_reports(pdf_factory, tmp_path:
         [(r.file, r.status, r.reason, r.pages) for r in one.reports]
     assert {p.doc_id for p in two.pages} == {"doc0", "doc1", "doc2"}
     assert any("LKG-2 are 102 bytes" in p.text for p in two.pages)
+
+
+def test_layout_sessions_keep_the_arena_and_change_no_page(pdf_factory):
+    """Our onnxruntime settings for the layout model (memory arena on, see build/workers.py) make
+    the same pages as pymupdf4llm with its own settings, run in a fresh process."""
+    import json
+    import subprocess
+    import sys
+
+    import onnxruntime as ort
+    from citerag.build.ingest import extract
+
+    pdf = pdf_factory("arena.pdf", ["1 Introduction\n\nThe scheme has three parts.",
+                                    "Table 1: sizes\n\nname size\nA-1 800\nB-2 1184", "Closing words"])
+    plain = subprocess.run(
+        [sys.executable, "-c", "import io, contextlib, json, sys, pymupdf4llm\n"
+         "from pymupdf4llm.ocr import OCRMode\n"
+         "with contextlib.redirect_stdout(io.StringIO()):\n"
+         f"    pages = pymupdf4llm.to_markdown({str(pdf)!r}, page_chunks=True, use_ocr=OCRMode.NEVER)\n"
+         "sys.stdout.write(json.dumps([p['text'] for p in pages]))"],
+        capture_output=True, text=True, check=True).stdout
+    assert extract(pdf, IngestParams()) == json.loads(plain)
+    # a session made with pymupdf-layout's options (arena off) gets it on
+    import pymupdf.layout
+
+    model = Path(pymupdf.layout.__file__).parent / "resources" / "onnx" / "layout_rf2.4.1.onnx"
+    opts = ort.SessionOptions()
+    opts.enable_cpu_mem_arena = False
+    assert ort.InferenceSession(str(model), opts).get_session_options().enable_cpu_mem_arena

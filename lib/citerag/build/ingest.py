@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citerag.build.workers import one_thread_per_worker
+from citerag.build.workers import layout_sessions, one_thread_per_worker
 from citerag.core.params import IngestParams
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ def _looks_like_pdf(path: Path) -> bool:
 def _layout_model(image: bool):
     """pymupdf-layout's page analyser, with or without the page-image features (its `imf+rf` and
     `rf` feature sets), loaded once per process."""
+    layout_sessions(one_thread=False)  # a worker has set its thread limit already
     from pymupdf.layout import DocumentLayoutAnalyzer
 
     return DocumentLayoutAnalyzer.get_model(feature_set_name="imf+rf" if image else "rf")
