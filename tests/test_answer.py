@@ -291,3 +291,22 @@ def test_a_later_part_that_refers_back_stays_in_the_first_parts_section():
                    heading="Isoline tool")]
     r = _parts_answer("What does the isoline tool trace, and what should its horizontal axis be?", ev)
     assert not r.refused and "equal height" in r.answer and "distance along the track" in r.answer, r.answer
+
+
+def test_an_absent_word_naming_the_kind_of_thing_refuses_however_well_the_rest_matches():
+    """'Which command draws a violin plot?': every other word is matched by a passage about a
+    command that draws a plot, but the corpus never writes 'violin', the kind of plot asked
+    about. An absent word before a function word or an -ing form modifies nothing."""
+    from citerag.answer.answerer import modifying
+
+    assert modifying("Which command draws a violin plot?", ["violin"]) == ["violin"]
+    assert modifying("What does it do besides setting the type?", ["besides"]) == []
+    assert modifying("Is it faster than before", ["faster"]) == []
+    from citerag.text.tokenize import tokenize
+
+    ev = [_ev("c1", "The draw curve command draws a plot of the columns read so far.")]
+    vocab = set(tokenize(ev[0].text + " which"))  # the corpus: it never writes "violin"
+    idf = {w: 2.0 for w in vocab | {"violin"}}
+    r = answer_from_evidence(analyse("Which command draws a violin plot?"), ev, AnswerParams(), idf, vocab)
+    assert r.refused and r.refusal_reason == "unknown_terms" and "violin" in r.notes[-1], r.notes
+    assert not answer_from_evidence(analyse("Which command draws a plot?"), ev, AnswerParams(), idf, vocab).refused

@@ -268,6 +268,19 @@ def _extractive(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], par
                  vocab)
 
 
+def modifying(question: str, absent: list[str]) -> list[str]:
+    """The absent words that modify the noun after them ("a violin plot", "a smartphone app"): they
+    name the kind of thing asked about, so however well a passage matches the rest of the
+    question ("which command draws a … plot"), it is about another kind. An absent word before a
+    function word or an -ing form ("besides using") modifies nothing."""
+    out = []
+    for w in absent:
+        m = re.search(rf"(?<![\w-]){re.escape(w)}\s+([A-Za-z][\w-]{{2,}})", question)
+        if m and m.group(1).lower() not in STOPWORDS and not m.group(1).lower().endswith("ing"):
+            out.append(w)
+    return out
+
+
 def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict,
           score: Scorer, vocab: set[str]) -> Answer:
     """A verified answer passes the focus check, the absent-word bar and the calibrated decision,
@@ -283,6 +296,10 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
                           unstated=missing)
     absent = absent_words(qa.text, vocab, [e.text for e in evidence]) if params.absent_word_min_score else []
     best = decision["features"]["best"]
+    kind = modifying(qa.text, absent)
+    if kind:
+        return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
+                      [*ans.notes, f"not in the corpus: {', '.join(kind)}, the kind of thing asked about"], decision)
     if absent and best < params.absent_word_min_score:
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
                       [*ans.notes, f"not in the corpus: {', '.join(absent)}; the best passage holds {best:.2f} of "
