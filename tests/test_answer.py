@@ -310,3 +310,13 @@ def test_an_absent_word_naming_the_kind_of_thing_refuses_however_well_the_rest_m
     r = answer_from_evidence(analyse("Which command draws a violin plot?"), ev, AnswerParams(), idf, vocab)
     assert r.refused and r.refusal_reason == "unknown_terms" and "violin" in r.notes[-1], r.notes
     assert not answer_from_evidence(analyse("Which command draws a plot?"), ev, AnswerParams(), idf, vocab).refused
+
+
+def test_an_algorithm_answer_keeps_the_line_saying_what_it_does():
+    """'What does Algorithm 5 SpreadRows compute?': the steps, and first the sentence under the
+    title that says what the algorithm does (not the Input/Output lines)."""
+    ev = [_ev("c1", "Algorithm 5 SpreadRows(r)\nComputes the spread of every row of a table.\n"
+                    "Input : a table r .\n1: for i from 0 to n do\n2: s[i] ← max(r[i]) - min(r[i])\n3: return s")]
+    r = _parts_answer("What does Algorithm 5 SpreadRows compute?", ev)
+    assert not r.refused and "spread of every row" in r.answer and "1: for i" in r.answer, r.answer
+    assert "Input" not in r.answer

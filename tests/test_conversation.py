@@ -109,6 +109,11 @@ def test_router(decider, user, history, route):
      ["What does the --quiet flag of the packer do"]),
     ("and \\twocolumn?", "Where must \\onecopy be placed in the source file?", "",
      ["Where must \\twocolumn be placed in the source file"]),
+    # a lone name that shares its stem with a name of the previous question takes its place
+    # (not the question's last word), with the old name's numbered label dropped
+    ("and MergeRows?", "What does Step 4 MergeCols return in Part 7?", "", ["What does MergeRows return in Part 7"]),
+    ("and valueStep?", "What is the default valueMax of a value axis?", "",
+     ["What is the default valueStep of a value axis"]),
     # the entity comes from the previous answer: "which KEM …?" is answered with a name
     ("what are its key sizes?", "Which KEM did NIST select for standardization?",
      "In summary, NIST has only selected HQC for standardization. [c1]", ["HQC"]),

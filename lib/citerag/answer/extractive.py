@@ -355,4 +355,12 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
         return []  # "Algorithm 19" of another document, titled with another name than the asked one
     title = next((u for u in us if u.kind == "title"), None)
     steps = [u for u in us if u.kind == "step"]
-    return ([title] if title else []) + steps[:25]
+    head = [title] if title else []
+    if title is not None:  # the sentence under the title says what the algorithm does
+        after = next((u for u in all_units[all_units.index(title) + 1:] if u.key == title.key), None)
+        if after is not None and after.kind == "sentence" and not _IO_LINE.match(after.text):
+            head.append(after)
+    return head + steps[:25]
+
+
+_IO_LINE = re.compile(r"\s*(?:input|output)s?\s*:", re.I)

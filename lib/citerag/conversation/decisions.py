@@ -148,6 +148,9 @@ def is_vague(text: str, know: CorpusKnowledge) -> bool:
     return all(w in STOPWORDS or w in _VAGUE or know.is_generic(w) for w in words)
 
 
+KIN_PREFIX = 4  # letters two names share at least to be kin ("ExpandA", "ExpandS")
+
+
 class Decider:
     """The deterministic decisions, holding the corpus facts they need (idf, phrase counts)."""
 
@@ -298,7 +301,8 @@ class Decider:
         if not question:
             words = [w for w in _words(frag) if w.lower() not in STOPWORDS]
             if len(words) == 1 and len(frag.split()) <= 2:
-                return self._swap_marked(prev_q, frag.split()[-1]) or self._swap_last_word(prev_q, words[0])
+                return (self._swap_marked(prev_q, frag.split()[-1]) or self._swap_kin(prev_q, words[0])
+                        or self._swap_last_word(prev_q, words[0]))
             return self._swap_head(frag, prev_q) or self._template(frag, prev_q, f)
         return self._carry_scope(frag, ids, f)
 
@@ -362,6 +366,37 @@ class Decider:
             return None
         q = re.sub(rf"(?<!\S){re.escape(olds[-1])}(?![\w-])", lambda _m: token, prev_q, count=1)
         return Rewrite(q.rstrip(" ?") + "?", [token], "swap_marked")
+
+    def _swap_kin(self, prev_q: str, word: str) -> Rewrite | None:
+        """A lone name that shares its stem with a name of the previous question ("and ExpandS?"
+        after "What does Step 3 ExpandA sample in Part 204?", "and valueStep?" after "… the
+        default valueMax …") takes that name's place (and drops the old name's numbered label),
+        not the place of the question's last word. The longest shared beginning wins; on a tie,
+        the name written in the same case pattern."""
+        low = word.lower()
+
+        def shared(tok: str) -> int:
+            n = 0
+            for a, b in zip(tok.lower(), low):
+                if a != b:
+                    break
+                n += 1
+            return n
+
+        def camel(t: str) -> bool:
+            return any(c.isupper() for c in t[1:])
+
+        toks = re.findall(r"[A-Za-z][\w.-]*[\w]", prev_q)
+        cands = [(shared(t), camel(t) == camel(word), i, t) for i, t in enumerate(toks)
+                 if t.lower() != low and t.lower() not in STOPWORDS]
+        best = max(cands, default=None)
+        if best is None or best[0] < KIN_PREFIX or best[0] >= len(word):
+            return None
+        old = best[3]
+        # a numbered label of the old name ("Algorithm 32 ExpandA") does not label the new one
+        q = re.sub(rf"(?:\b[A-Z][a-z]+ \d+\s+)?(?<![\w-]){re.escape(old)}(?![\w-])", lambda _m: word, prev_q,
+                   count=1)
+        return Rewrite(q.rstrip(" ?") + "?", [word], "swap_kin")
 
     def _swap_last_word(self, prev_q: str, word: str) -> Rewrite:
         toks = prev_q.rstrip(" ?").split()
