@@ -84,4 +84,5 @@ def test_bf16_embeddings_agree_with_fp32(built, corpus_params):
     q = "what is the size of an encapsulation key"
     assert float(fp32_embedder.embed_query(q) @ bf16_embedder.embed_query(q)) >= 0.999
     assert bf16_embedder.model_key != fp32_embedder.model_key
-    assert resolved_precision(EmbedParams()) == ("bf16" if native_bf16() else "fp32")
+    assert resolved_precision(EmbedParams(precision="auto")) == ("bf16" if native_bf16() else "fp32")
+    assert resolved_precision(EmbedParams()) == "fp32"  # the default: vectors that do not depend on the CPU

@@ -110,10 +110,12 @@ class EmbedParams(_Section):
     # run by onnxruntime (cosine to fp32 ≥ 0.99, faster on CPU; see build/index/onnx_embed.py)
     backend: Literal["torch", "onnx-int8"] = "torch"
     # Number format of the torch backend. bf16 halves the bytes each matrix product moves and
-    # runs on the bf16 dot-product units of recent CPUs (avx512_bf16, amx_bf16): 2.8x the fp32
-    # speed on this 2-core machine, cosine to the fp32 vectors ≥ 0.9999. Where the CPU has no
-    # such units bf16 is emulated and slower than fp32, so `auto` takes bf16 only where they are.
-    precision: Literal["auto", "fp32", "bf16"] = "auto"
+    # runs on the bf16 dot-product units of recent CPUs (avx512_bf16, amx_bf16): 1.8x the fp32
+    # speed on this 2-core machine, cosine to the fp32 vectors ≥ 0.9999, but near ties flip
+    # (manuals dev MRR@8 0.789 -> 0.776) and the vectors depend on the CPU, so fp32 is the
+    # default. Where the CPU has no such units bf16 is emulated and slower than fp32: `auto`
+    # takes bf16 only where they are.
+    precision: Literal["auto", "fp32", "bf16"] = "fp32"
     max_seq_length: int = Field(256, ge=16, le=512)
     batch_size: int = Field(32, ge=1, le=1024)
     normalize: bool = True
