@@ -148,7 +148,7 @@ def is_vague(text: str, know: CorpusKnowledge) -> bool:
     return all(w in STOPWORDS or w in _VAGUE or know.is_generic(w) for w in words)
 
 
-KIN_PREFIX = 4  # letters two names share at least to be kin ("ExpandA", "ExpandS")
+KIN_PREFIX = 4  # letters two names share at least to be kin ("MergeCols", "MergeRows")
 
 
 class Decider:
@@ -368,9 +368,9 @@ class Decider:
         return Rewrite(q.rstrip(" ?") + "?", [token], "swap_marked")
 
     def _swap_kin(self, prev_q: str, word: str) -> Rewrite | None:
-        """A lone name that shares its stem with a name of the previous question ("and ExpandS?"
-        after "What does Step 3 ExpandA sample in Part 204?", "and valueStep?" after "… the
-        default valueMax …") takes that name's place (and drops the old name's numbered label),
+        """A lone name that shares its stem with a name of the previous question ("and MergeRows?"
+        after "What does Step 4 MergeCols return in Part 7?", "and minWidth?" after "… the
+        default minHeight …") takes that name's place (and drops the old name's numbered label),
         not the place of the question's last word. The longest shared beginning wins; on a tie,
         the name written in the same case pattern."""
         low = word.lower()
@@ -393,7 +393,7 @@ class Decider:
         if best is None or best[0] < KIN_PREFIX or best[0] >= len(word):
             return None
         old = best[3]
-        # a numbered label of the old name ("Algorithm 32 ExpandA") does not label the new one
+        # a numbered label of the old name ("Step 4 MergeCols") does not label the new one
         q = re.sub(rf"(?:\b[A-Z][a-z]+ \d+\s+)?(?<![\w-]){re.escape(old)}(?![\w-])", lambda _m: word, prev_q,
                    count=1)
         return Rewrite(q.rstrip(" ?") + "?", [word], "swap_kin")
