@@ -302,6 +302,10 @@ def test_an_absent_word_naming_the_kind_of_thing_refuses_however_well_the_rest_m
     assert modifying("Which command draws a violin plot?", ["violin"]) == ["violin"]
     assert modifying("What does it do besides setting the type?", ["besides"]) == []
     assert modifying("Is it faster than before", ["faster"]) == []
+    # a verb, a quantifier or a longer phrase after the word: no kind named
+    assert modifying("How many signatures can a pilot verify per flight?", ["pilot"]) == []
+    assert modifying("How many bytes does the hash output?", ["many"]) == []
+    assert modifying("Which class draws bar charts with a glossy finish?", ["glossy"]) == ["glossy"]
     from citerag.text.tokenize import tokenize
 
     ev = [_ev("c1", "The draw curve command draws a plot of the columns read so far.")]

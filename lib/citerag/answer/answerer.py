@@ -268,14 +268,24 @@ def _extractive(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], par
                  vocab)
 
 
+# Closed-class words that come before a noun without naming a kind of it ("how many bytes").
+_QUANTIFIERS = frozenset("many much few fewer several more most less least other another each every some any "
+                         "all both either neither enough such".split())
+# Where a noun phrase ends: the question's end, punctuation or a preposition.
+_PHRASE_END = r"\s*(?:[?.!,;:]|$|(?:in|on|for|with|of|to|from|by|at|into|under|over)\b)"
+
+
 def modifying(question: str, absent: list[str]) -> list[str]:
-    """The absent words that modify the noun after them ("a violin plot", "a smartphone app"): they
-    name the kind of thing asked about, so however well a passage matches the rest of the
-    question ("which command draws a … plot"), it is about another kind. An absent word before a
-    function word or an -ing form ("besides using") modifies nothing."""
+    """The absent words that modify the noun ending a noun phrase ("a violin plot?", "a smartphone
+    app?", "radar charts with …"): they name the kind of thing asked about, so however well a
+    passage matches the rest of the question ("which command draws a … plot"), it is about
+    another kind. A word followed by a verb ("a pilot verify per flight", "in a hurry run …"), a
+    function word, an -ing form, or a quantifier ("how many bytes") modifies nothing."""
     out = []
     for w in absent:
-        m = re.search(rf"(?<![\w-]){re.escape(w)}\s+([A-Za-z][\w-]{{2,}})", question)
+        if w.lower() in _QUANTIFIERS:
+            continue
+        m = re.search(rf"(?<![\w-]){re.escape(w)}\s+([A-Za-z][\w-]{{2,}})(?={_PHRASE_END})", question, re.I)
         if m and m.group(1).lower() not in STOPWORDS and not m.group(1).lower().endswith("ing"):
             out.append(w)
     return out
@@ -296,14 +306,14 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
                           unstated=missing)
     absent = absent_words(qa.text, vocab, [e.text for e in evidence]) if params.absent_word_min_score else []
     best = decision["features"]["best"]
-    kind = modifying(qa.text, absent)
-    if kind:
-        return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
-                      [*ans.notes, f"not in the corpus: {', '.join(kind)}, the kind of thing asked about"], decision)
     if absent and best < params.absent_word_min_score:
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
                       [*ans.notes, f"not in the corpus: {', '.join(absent)}; the best passage holds {best:.2f} of "
                                    f"the other terms (< {params.absent_word_min_score})"], decision)
+    kind = modifying(qa.text, absent)
+    if kind:  # however strong the match of the other words
+        return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
+                      [*ans.notes, f"not in the corpus: {', '.join(kind)}, the kind of thing asked about"], decision)
     if decision.get("answer") is False:
         return Answer(qa.text, REFUSAL, True, "low_confidence", [], ans.sentences, ans.backend,
                       [*ans.notes, f"p(answerable)={decision['probability']} < {decision['threshold']}"], decision)

@@ -34,7 +34,7 @@ TYPE_PENALTY = 0.5  # share of the score lost by a passage that cannot be of the
 OPENING_BONUS = 0.5  # a broad question's overview-section opening sentence
 QUOTED_BONUS = 0.5   # a passage holding verbatim a phrase the question quotes (a title, a message)
 # A later part that refers back ("… and what should its x-axis be?") is about the thing the first
-# part's passage is about: a passage under the same section heading wins a near tie.
+# part's passage is about: another passage under the same section heading wins a near tie.
 SAME_SECTION_BONUS = 0.15
 SAME_PART_SHARE = 0.9  # a part whose best passage an earlier part took answers from its own this close to it
 MAX_FOLLOW = 3      # continuation sentences a passage may take
@@ -197,7 +197,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, wanted) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
-                          + (SAME_SECTION_BONUS if section and p.head.heading == section else 0.0), i, p)
+                          + (SAME_SECTION_BONUS if section and p.head.heading == section
+                             and not any(u in c.units for c in chosen for u in p.units) else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
                          and (not same_doc or doc_of[p.head.key] == same_doc)),
                         key=lambda x: (-x[0], x[1]))
