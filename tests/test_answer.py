@@ -324,3 +324,17 @@ def test_an_algorithm_answer_keeps_the_line_saying_what_it_does():
     r = _parts_answer("What does Algorithm 5 SpreadRows compute?", ev)
     assert not r.refused and "spread of every row" in r.answer and "1: for i" in r.answer, r.answer
     assert "Input" not in r.answer
+
+
+
+def test_a_stated_motivation_or_purpose_shows_a_reason():
+    """'Why is X used?' is answered by 'The motivation for using X is that …' or 'The purpose of
+    X is …' as much as by 'because'; a plain statement shows none."""
+    from citerag.answer.asked import CUES
+
+    for text in ("The motivation for using the transform is that multiplication is faster.",
+                 "The purpose of the counter is to make each nonce unique.",
+                 "The rationale for the larger key is a higher security category.",
+                 "It is used because it is fast."):
+        assert CUES["reason"].search(text), text
+    assert not CUES["reason"].search("The transform maps a polynomial to its evaluations.")

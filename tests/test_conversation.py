@@ -75,6 +75,11 @@ SIZES = "Table 3, Sizes (in bytes) of keys and ciphertexts of ML-KEM: ML-KEM-102
     ("what if the context string is too long?", [_turn("What does ML-DSA.Sign return?")], "REWRITE_THEN_RETRIEVE"),
     ("and where?", [_turn("When was the first standardization conference held?")], "REWRITE_THEN_RETRIEVE"),
     ("and where?", [], "ASK_CLARIFICATION"),
+    # a closing "there" points back at the previous question's place; an existential one does not
+    ("why is the NTT used there?", [_turn("What is the value of zeta used for the NTT in FIPS 204?")],
+     "REWRITE_THEN_RETRIEVE"),
+    ("Is there a limit on the context string length in ML-DSA?", [_turn("What does ML-DSA.Sign return?")],
+     "RETRIEVE"),
 ])
 def test_router(decider, user, history, route):
     assert decider.route(user, history).route == route
@@ -117,6 +122,15 @@ def test_router(decider, user, history, route):
     # the entity comes from the previous answer: "which KEM …?" is answered with a name
     ("what are its key sizes?", "Which KEM did NIST select for standardization?",
      "In summary, NIST has only selected HQC for standardization. [c1]", ["HQC"]),
+    # "there" is the previous question's document, or its closing "in …" phrase
+    ("why is the NTT used there?", "What is the value of zeta used for the NTT in FIPS 204?", "",
+     ["why is the NTT used in FIPS 204"]),
+    ("what else is stored there?", "Which values are kept in the array zetas?", "",
+     ["what else is stored in the array zetas"]),
+    # "What does X <verb>?": the verb is not what "it" refers to; a final object is
+    ("how large is it?", "What does the key generation algorithm output?", "", ["key generation algorithm"]),
+    ("which applications is it still good for?", "Why did NIST decline to standardize Classic McEliece?", "",
+     ["Classic McEliece"]),
 ])
 def test_rewriter_carries_the_entities(decider, user, prev, answer, must):
     rw = decider.rewrite(user, [_turn(prev, answer=answer)])

@@ -81,7 +81,7 @@ CUES: dict[str, re.Pattern[str]] = {
     "number": re.compile(r"\d"),
     "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
     "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reason|thus|as a result|"
-                         r"avoids?|prevents?|ensures?|allows?)\b", re.I),
+                         r"avoids?|prevents?|ensures?|allows?|motivation|motivated|rationale|purpose)\b", re.I),
     "list": re.compile(r",[^,]+,|(?:[A-Za-z][\w-]*\d[\w-]*\W+){2,}|:\s*$"),
     "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
                             r"make|create|add|set|enter|open)\b", re.I),

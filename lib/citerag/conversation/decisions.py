@@ -48,6 +48,14 @@ _LEAD_WH = re.compile(r"^\s*(?:what|which|where|when|who|whom|why|how)\b", re.I)
 _AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 _PRONOUN = re.compile(rf"\b({PERSONAL_PRONOUNS}|this|that|these|those)\b", re.I)
 _POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
+# "there" closing a follow-up points at the place the previous question asked about ("why is it
+# used there?"); after a form of "be" it is existential ("is there a limit?") and points nowhere
+_THERE = re.compile(r"(?:\b(?:in|from|on|at)\s+)?\bthere\s*$", re.I)
+_BE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been)\s*$", re.I)
+# "What does X do/set/return?": the question asks for the verb's object, so its last word is the
+# verb, not the thing it is about (after a preposition or article it is a noun: "… use for hashing")
+_WHAT_DOES = re.compile(r"^\s*what\s+(?:does|do|did|can|could|should|will|would|must|may)\b", re.I)
+
 _WHICH_ONE = re.compile(r"\bwhich\s+(?:one|of\s+(?:them|these|those|the\s+two))\b", re.I)
 _COMPARATIVE = re.compile(r"\b(smaller|larger|bigger|faster|slower|shorter|longer|stronger|weaker|better|worse"
                           r"|more|less|fewer|higher|lower)\b", re.I)
@@ -136,6 +144,13 @@ def self_resolved(text: str, know: CorpusKnowledge) -> bool:
     return any("-" in i for i in specific_identifiers(text[: m.start()], know))
 
 
+def locative_there(text: str) -> re.Match | None:
+    """The closing "there" (with its preposition) of a follow-up, unless it is existential."""
+    body = text.rstrip(" ?!.")
+    m = _THERE.search(body)
+    return m if m and not _BE_BEFORE.search(body[:m.start()]) else None
+
+
 def strip_connector(text: str) -> str:
     return _CONNECTOR.sub("", text.strip(), count=1).strip()
 
@@ -213,6 +228,9 @@ class Decider:
         """The last run of topic words, shortened to the longest tail the corpus itself uses."""
         body = self.know.strip_scope(text.strip().rstrip("?.! "))
         toks = body.split()
+        if (_WHAT_DOES.match(body) and len(toks) > 3 and toks[-1].isalpha() and toks[-1].islower()
+                and toks[-2].lower() not in STOPWORDS):
+            toks = toks[:-1]
         run: list[str] = []
         for t in reversed(toks):
             w = t.strip(",;:()").lower()
@@ -241,7 +259,7 @@ class Decider:
     def route(self, user: str, history: list[dict]) -> RouteDecision:
         frag = strip_connector(user)
         connector = frag != user.strip()
-        pronoun = bool(_PRONOUN.search(frag)) or bool(_WHICH_ONE.search(frag))
+        pronoun = bool(_PRONOUN.search(frag)) or bool(_WHICH_ONE.search(frag)) or bool(locative_there(frag))
         ids = specific_identifiers(frag, self.know)
         answered = [t for t in history if t.get("route") != "ASK_CLARIFICATION"]
         bare_wh = bool(_BARE_WH.match(frag.rstrip(" ?!.")))
@@ -294,6 +312,12 @@ class Decider:
             return Rewrite(f"{prev_q.rstrip(' ?')} {cond}?", [f.entity] if f.entity else [], "add_condition")
         if ids and not question:
             return self._substitute(prev_q, ids[0], f)
+        there = locative_there(frag)
+        place = f.doc_scope or self._place(prev_q)
+        if there and place:
+            frag = f"{frag[:there.start()].rstrip()} in {place}"
+            if not _PRONOUN.search(frag):
+                return Rewrite(frag + "?", [place], "replace_there")
         if _PRONOUN.search(frag) and not self_resolved(frag, self.know):
             if question:
                 return self._replace_pronouns(frag, f)
@@ -332,6 +356,12 @@ class Decider:
                          else (f.phrase or f.entity), q)
         q = self._scope(q, f)
         return Rewrite(q + "?", [f.phrase or f.entity], "replace_pronoun")
+
+    @staticmethod
+    def _place(prev_q: str) -> str | None:
+        """The previous question's closing "in …" phrase, the place a later "there" names."""
+        m = re.search(r"\bin\s+((?:the\s+)?[^,;?]+?)\s*\??\s*$", prev_q, re.I)
+        return m.group(1) if m else None
 
     def _template(self, frag: str, prev_q: str, f: Focus) -> Rewrite:
         np_ = re.sub(r"^\s*(?:(?:its|their|the|a|an)\s+)+", "", _POSSESSIVE.sub("", frag).strip()).strip()
