@@ -326,6 +326,30 @@ def test_an_algorithm_answer_keeps_the_line_saying_what_it_does():
     assert "Input" not in r.answer
 
 
+def test_a_short_description_line_and_a_second_part_of_an_algorithm_question_are_answered():
+    """'What does Algorithm 19 ColUnpack do, and what does RowUnpack recover?': the four-word line
+    under the title ('Reverses the procedure ColPack.') is the answer to the first part, and the
+    second part is answered from its own passage, not dropped because the steps answered the first."""
+    ev = [_ev("c1", "Algorithm 19 ColUnpack(v, a)\nReverses the procedure ColPack .\nInput : a byte string v .\n"
+                    "1: c ← bitlen a\n2: z ← BytesToBits(v)\n3: return z"),
+          _ev("c2", "RowUnpack reverses the procedure performed by RowPack and recovers the vector h of hints.")]
+    r = _parts_answer("What does Algorithm 19 ColUnpack do, and what does RowUnpack recover?", ev)
+    assert not r.refused and "Reverses the procedure ColPack" in r.answer, r.answer
+    assert "1: c ← bitlen a" in r.answer and "recovers the vector h" in r.answer, r.answer
+
+
+def test_a_short_labelled_line_is_a_fact():
+    """'Category: Computer Security' is too short to pass as a prose statement but states a fact;
+    an algorithm's 'Input:' line stays with its algorithm."""
+    from citerag.answer.units import units
+
+    got = {u.text: u.kind for u in units(_ev("c1", "Category: Computer Security\n\nSubcategory: Cryptography\n\n"
+                                                   "Input: a byte string v."))}
+    assert got.get("Category: Computer Security") == "definition", got
+    assert got.get("Subcategory: Cryptography") == "definition", got
+    assert not any(t.startswith("Input") and k == "definition" for t, k in got.items()), got
+
+
 
 def test_a_stated_motivation_or_purpose_shows_a_reason():
     """'Why is X used?' is answered by 'The motivation for using X is that …' or 'The purpose of

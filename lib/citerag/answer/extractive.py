@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citerag.answer.asked import Asked, asked, type_match
 from citerag.answer.citations import split_sentences
@@ -151,7 +151,8 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
         steps = _algorithm_steps(qa, all_units, score)
         if steps:
             s = score(" ".join(u.text for u in steps))
-            return Draft(_cite_all(steps), "steps", [s], [1.0], [], s)
+            draft = Draft(_cite_all(steps), "steps", [s], [1.0], [], s)
+            return _with_other_parts(draft, steps, qa, want, evidence, all_units, params, idf, ordinary, score)
 
     if not want.multi or topics:
         preferred = _preferred(qa, all_units, score, params)
@@ -164,7 +165,7 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
 
 def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_units: list[Unit],
                   params: AnswerParams, idf: dict[str, float], ordinary: frozenset[str],
-                  question_score: Scorer) -> Draft:
+                  question_score: Scorer, runners_up: bool = True) -> Draft:
     """Each part answered by its own best passage; a single-part question may add runners-up."""
     cands = [p for p in passages(all_units, MAX_FOLLOW) if p.head.kind not in ("title", "step")]
     opening = _openings(evidence, all_units) if qa.broad else set()
@@ -218,7 +219,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                         and not any(u in c.units for c in chosen for u in o.units)), None)
             if own is not None:
                 take(own)
-        if not want.multi:  # runners-up close to the best, within the sentence budget
+        if not want.multi and runners_up:  # runners-up close to the best, within the sentence budget
             for s, _, other in ranked[1:]:
                 if s < max(params.min_answer_score, 0.6 * top) or spent >= params.max_sentences:
                     break
@@ -232,6 +233,30 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     for c in chosen:
         out += [u for u in c.units if u not in out]
     return Draft(_cite_all(out), "parts", scores, types, missing, best_overall)
+
+
+def _with_other_parts(draft: Draft, steps: list[Unit], qa: QueryAnalysis, want: Asked, evidence: list[Evidence],
+                      all_units: list[Unit], params: AnswerParams, idf: dict[str, float],
+                      ordinary: frozenset[str], score: Scorer) -> Draft:
+    """An algorithm's steps answer the part that names it; the question's other parts ("What does
+    Algorithm 19 do, and what does its inverse recover?") are answered as parts of their own.
+    Only answered parts are added: an unanswered one leaves the steps as they were."""
+    if not want.multi:
+        return draft
+    title = steps[0].group.lower()
+    names = [a for a in qa.anchors if a.startswith("algorithm")] + [i.lower() for i in qa.identifiers
+                                                                       if i.lower() in title]
+    own = next((i for i, p in enumerate(want.parts) if any(n in p.text.lower() for n in names)), 0)
+    rest = replace(want, parts=tuple(p for i, p in enumerate(want.parts) if i != own))
+    taken = {id(u) for u in steps}
+    more = _answer_parts(qa, rest, evidence, [u for u in all_units if id(u) not in taken], params, idf,
+                         ordinary, score, runners_up=False)
+    if not more.text:
+        return draft
+    answered = [(s, t) for s, t, p in zip(more.part_scores, more.part_types, rest.parts)
+                if p.text not in more.missing_parts]
+    return Draft(f"{draft.text}\n{more.text}", draft.how, draft.part_scores + [s for s, _ in answered],
+                 draft.part_types + [t for _, t in answered], [], max(draft.best, more.best))
 
 
 def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n: int) -> Passage:

@@ -111,6 +111,10 @@ def units(ev: Evidence) -> list[Unit]:
                 continue
             if ln.startswith("#"):
                 continue
+            kv = _LABELLED.match(ln)
+            if kv and not _IO_LABEL.match(kv.group(1)) and not has_pseudocode(ln) and len(kv.group(2).split()) <= 12:
+                add(f"{kv.group(1)}: {kv.group(2).rstrip('.')}", "definition")  # "Category: Computer Security"
+                continue
             if ln in own_titles:
                 continue  # the chunk's own heading line
             # An item of a list announced just before, in this paragraph or (one item to a
@@ -121,13 +125,19 @@ def units(ev: Evidence) -> list[Unit]:
             for s in split_prose((_BULLET.sub("", ln, count=1) if item else _MARK.sub("", ln, count=1)).strip()):
                 # A short line is kept when it completes the unit before it: an item of a list that
                 # unit announces, or its default ("Defaults to 300.").
+                # An algorithm's title is followed by the line that says what it does ("Reverses
+                # the procedure BitPack."), however short.
                 completes = out and len(s.split()) >= 2 and (item or (out[-1].block == block and (
-                    _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s))))
+                    _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s) or out[-1].kind == "title")))
                 if _is_statement(s) or completes:
                     add(s, "sentence", item=item)
     return out
 
 
+# A short labelled line states a fact as a pair ("Category: Computer Security", "Published: 2024"),
+# too short to pass as a statement; algorithm Input/Output lines are read with their algorithm.
+_LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")
+_IO_LABEL = re.compile(r"(?:input|output)s?$", re.I)
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*", re.I)
 
 
