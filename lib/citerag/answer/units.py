@@ -125,8 +125,8 @@ def units(ev: Evidence) -> list[Unit]:
             for s in split_prose((_BULLET.sub("", ln, count=1) if item else _MARK.sub("", ln, count=1)).strip()):
                 # A short line is kept when it completes the unit before it: an item of a list that
                 # unit announces, or its default ("Defaults to 300.").
-                # An algorithm's title is followed by the line that says what it does ("Reverses
-                # the procedure BitPack."), however short.
+                # An algorithm's title is followed by the line that says what it does ("Undoes
+                # the packing step."), however short.
                 completes = out and len(s.split()) >= 2 and (item or (out[-1].block == block and (
                     _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s) or out[-1].kind == "title")))
                 if _is_statement(s) or completes:
