@@ -362,3 +362,17 @@ def test_a_stated_motivation_or_purpose_shows_a_reason():
                  "It is used because it is fast."):
         assert CUES["reason"].search(text), text
     assert not CUES["reason"].search("The transform maps a polynomial to its evaluations.")
+
+
+def test_a_which_method_question_is_answered_by_a_name_written_as_code():
+    """'Which canvas method lists the fonts?' is answered by 'getAvailableFonts()' though the text
+    never says 'method'; prose that names no code-like name does not answer it."""
+    from citerag.answer.answerer import unstated_heads
+
+    q = "Which canvas method lists the fonts that are always available?"
+    text = "canvas.getAvailableFonts() returns the fonts that are always available."
+    assert unstated_heads(q, text, text + " [c1]") == []
+    prose = "The fonts that are always available are listed in the appendix."
+    assert unstated_heads(q, prose, prose + " [c1]") == ["method"]
+    assert unstated_heads("Which option makes the run quiet?", "Use --quiet to silence it.",
+                          "Use --quiet to silence it. [c1]") == []

@@ -83,6 +83,9 @@ CUES: dict[str, re.Pattern[str]] = {
     "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reason|thus|as a result|"
                          r"avoids?|prevents?|ensures?|allows?|motivation|motivated|rationale|purpose)\b", re.I),
     "list": re.compile(r",[^,]+,|(?:[A-Za-z][\w-]*\d[\w-]*\W+){2,}|:\s*$"),
+    # a name written as code: camelCase, snake_case, a macro, an option, a ..variable.., a call
+    "code": re.compile(r"\b[a-z]+[A-Z]\w*|\b[A-Za-z]+_\w+|\\[A-Za-z]+|(?<!\S)--?[a-z][\w-]*|"
+                       r"\.\.\w+\.\.|\b\w+\(\)|<mark>"),
     "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
                             r"make|create|add|set|enter|open)\b", re.I),
 }
@@ -109,7 +112,11 @@ _COPULA = frozenset("is are was were".split())
 # Heads that name an answer type: the answer shows the type's cue instead of the word.
 _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".split(), "date"),
                 **dict.fromkeys("size sizes length lengths value values number numbers count amount bytes bits "
-                                "percent percentage".split(), "number")}
+                                "percent percentage".split(), "number"),
+                # "which method/macro/option …" is answered by a name written as code ("getFonts",
+                # "\\onecopy", "--quiet", "..xsize.."), whether or not the text says "method"
+                **dict.fromkeys("method methods function functions macro macros keyword keywords variable "
+                                "variables option options flag flags".split(), "code")}
 
 
 @dataclass(frozen=True)
