@@ -113,8 +113,8 @@ _COPULA = frozenset("is are was were".split())
 _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".split(), "date"),
                 **dict.fromkeys("size sizes length lengths value values number numbers count amount bytes bits "
                                 "percent percentage".split(), "number"),
-                # "which method/macro/option …" is answered by a name written as code ("getFonts",
-                # "\\onecopy", "--quiet", "..xsize.."), whether or not the text says "method"
+                # "which method/macro/option …" is answered by a name written as code ("getWidth",
+                # "\\mymacro", "--quiet", "..width.."), whether or not the text says "method"
                 **dict.fromkeys("method methods function functions macro macros keyword keywords variable "
                                 "variables option options flag flags".split(), "code")}
 

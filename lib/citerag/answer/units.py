@@ -113,7 +113,7 @@ def units(ev: Evidence) -> list[Unit]:
                 continue
             kv = _LABELLED.match(ln)
             if kv and not _IO_LABEL.match(kv.group(1)) and not has_pseudocode(ln) and len(kv.group(2).split()) <= 12:
-                add(f"{kv.group(1)}: {kv.group(2).rstrip('.')}", "definition")  # "Category: Computer Security"
+                add(f"{kv.group(1)}: {kv.group(2).rstrip('.')}", "definition")  # "Status: Final"
                 continue
             if ln in own_titles:
                 continue  # the chunk's own heading line
@@ -134,7 +134,7 @@ def units(ev: Evidence) -> list[Unit]:
     return out
 
 
-# A short labelled line states a fact as a pair ("Category: Computer Security", "Published: 2024"),
+# A short labelled line states a fact as a pair ("Status: Final", "Published: 2024"),
 # too short to pass as a statement; algorithm Input/Output lines are read with their algorithm.
 _LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")
 _IO_LABEL = re.compile(r"(?:input|output)s?$", re.I)
