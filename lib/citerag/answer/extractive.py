@@ -23,7 +23,7 @@ from citerag.answer.units import Passage, Unit, passages, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.retrieval.rerank import is_overview
-from citerag.text.patterns import PERSONAL_PRONOUNS, holds_any, identifiers, query_phrases
+from citerag.text.patterns import IO_LINE, PERSONAL_PRONOUNS, holds_any, identifiers, query_phrases
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS
 
@@ -384,9 +384,7 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
     head = [title] if title else []
     if title is not None:  # the sentence under the title says what the algorithm does
         after = next((u for u in all_units[all_units.index(title) + 1:] if u.key == title.key), None)
-        if after is not None and after.kind == "sentence" and not _IO_LINE.match(after.text):
+        if after is not None and after.kind == "sentence" and not IO_LINE.match(after.text):
             head.append(after)
     return head + steps[:25]
 
-
-_IO_LINE = re.compile(r"\s*(?:input|output)s?\s*:", re.I)

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
+from citerag.text.patterns import IO_LINE, has_pseudocode
 from citerag.text.patterns import STEP_LINE as _STEP
 from citerag.text.patterns import TABLE_CAPTION as _CAPTION
-from citerag.text.patterns import has_pseudocode
 from citerag.text.sentences import split_prose
 
 # A sentence that leans on the one before it: a pronoun or connective subject, a condition on
@@ -112,7 +112,7 @@ def units(ev: Evidence) -> list[Unit]:
             if ln.startswith("#"):
                 continue
             kv = _LABELLED.match(ln)
-            if kv and not _IO_LABEL.match(kv.group(1)) and not has_pseudocode(ln) and len(kv.group(2).split()) <= 12:
+            if kv and not IO_LINE.match(ln) and not has_pseudocode(ln) and len(kv.group(2).split()) <= 12:
                 add(f"{kv.group(1)}: {kv.group(2).rstrip('.')}", "definition")  # "Status: Final"
                 continue
             if ln in own_titles:
@@ -137,7 +137,6 @@ def units(ev: Evidence) -> list[Unit]:
 # A short labelled line states a fact as a pair ("Status: Final", "Published: 2024"),
 # too short to pass as a statement; algorithm Input/Output lines are read with their algorithm.
 _LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")
-_IO_LABEL = re.compile(r"(?:input|output)s?$", re.I)
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*", re.I)
 
 

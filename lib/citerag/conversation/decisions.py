@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
@@ -313,8 +314,8 @@ class Decider:
         if ids and not question:
             return self._substitute(prev_q, ids[0], f)
         there = locative_there(frag)
-        place = f.doc_scope or self._place(prev_q)
-        if there and place:
+        place = (f.doc_scope or self._place(prev_q)) if there else None
+        if place:
             frag = f"{frag[:there.start()].rstrip()} in {place}"
             if not _PRONOUN.search(frag):
                 return Rewrite(frag + "?", [place], "replace_there")
@@ -406,12 +407,7 @@ class Decider:
         low = word.lower()
 
         def shared(tok: str) -> int:
-            n = 0
-            for a, b in zip(tok.lower(), low):
-                if a != b:
-                    break
-                n += 1
-            return n
+            return sum(1 for _ in takewhile(lambda ab: ab[0] == ab[1], zip(tok.lower(), low)))
 
         def camel(t: str) -> bool:
             return any(c.isupper() for c in t[1:])

@@ -17,6 +17,8 @@ ALGORITHM_TITLE = re.compile(r"^(?:#+\s*)?Algorithm\s+(\d+)\b(.*)")  # (.*): res
 STEP_LINE = re.compile(r"^(\d{1,2}): ")
 TABLE_CAPTION = re.compile(r"^Table\s+\d+[.:]")
 DOT_LEADER = re.compile(r"(?:\.\s){4,}|\.{5,}")
+# An algorithm's Input/Output line ("Input : a byte string v ."), read with its algorithm.
+IO_LINE = re.compile(r"\s*(?:input|output)s?\s*:", re.I)
 
 # Pseudocode inside a numbered step: an assignment arrow, `:=`, or a control keyword that opens
 # the step. Numbered console output ("1: In foo(-1) : value out of range") has none of them.

@@ -28,7 +28,7 @@ class CiteragEmbeddingFunction(EmbeddingFunction[Documents]):
     """Chroma-facing wrapper of `Embedder` (offline, bundled model)."""
 
     def __init__(self, model: str, max_seq_length: int = 256, normalize: bool = True,
-                 backend: str = "torch", precision: str = "auto") -> None:
+                 backend: str = "torch", precision: str = "fp32") -> None:
         self._params = EmbedParams(model=model, max_seq_length=max_seq_length, normalize=normalize,
                                    backend=backend, precision=precision)
         self._embedder = Embedder(self._params)
