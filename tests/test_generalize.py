@@ -264,6 +264,27 @@ def test_the_decision_is_recorded_and_the_operating_point_moves_it(agents):
     assert s.answer.refused and s.refusal_reason == "low_confidence"
 
 
+def test_graph_findings_reach_the_evidence_when_the_hits_fill_the_budget(agents):
+    """Graph findings come after the retrieved hits; with k hits and a budget of k chunks they
+    had never reached the answer. They now take slots of their own (answer.graph_chunks)."""
+    from citerag.answer.evidence import select_evidence
+    from citerag.core.types import Location
+    from citerag.retrieval.retriever import Hit
+
+    agent = agents["tech-manuals"]
+    chunks = agent.store.chunks
+    p = agent.params.answer
+    hits = [Hit(i + 1, Location.of(c), 1.0 / (i + 1)) for i, c in enumerate(chunks[: p.max_chunks])]
+    found = [Hit(0, Location.of(c), 0.5, {"graph": 1}) for c in chunks[-3:]]
+    ev = select_evidence(hits + found, agent.store, p)
+    ids = [e.chunk_id for e in ev]
+    assert ids[: p.max_chunks] == [h.chunk_id for h in hits]
+    assert ids[p.max_chunks:] == [h.chunk_id for h in found[: p.graph_chunks]]
+    assert p.graph_chunks == 2 and len(ev) == p.max_chunks + 2
+    none = p.model_copy(update={"graph_chunks": 0})
+    assert [e.chunk_id for e in select_evidence(hits + found, agent.store, none)] == ids[: p.max_chunks]
+
+
 def test_a_chunk_under_the_asked_identifiers_section_is_retrieved(agents):
     """With `retrieve.heading_identifiers`, an option defined in a section titled with the format's name ("AMC-TXT syntax > Questions
     options"), whose text never repeats the name, reaches the top of the ranking; before, chunks

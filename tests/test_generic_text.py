@@ -82,3 +82,26 @@ def test_answer_sentences_end_where_document_sentences_end():
     abbrev = "On some systems (e.g. Solaris) answer no. Use the flag, i.e. Pass it twice. See Fig. A for both."
     assert split_prose(abbrev) == split_cited(abbrev) == [
         "On some systems (e.g. Solaris) answer no.", "Use the flag, i.e. Pass it twice.", "See Fig. A for both."]
+
+
+def test_a_numbered_label_opens_its_statement_in_both_splits():
+    """"Definition 1. A KEM consists of …" is one sentence: split off, the statement loses the
+    label a question cites it by. A sentence that merely ends with a number is still one."""
+    from citerag.text.sentences import split_cited, split_prose
+
+    prose = "Definition 1. A scheme consists of four parts. Lemma 3.2. It holds. See Algorithm 2. It signs."
+    assert split_prose(prose) == split_cited(prose) == [
+        "Definition 1. A scheme consists of four parts.", "Lemma 3.2. It holds.", "See Algorithm 2.", "It signs."]
+    assert split_cited("Example 4. The call returns None. [c2] Then stop. [c3]") == [
+        "Example 4. The call returns None. [c2]", "Then stop. [c3]"]
+
+
+def test_a_focus_term_respaced_is_stated_only_on_word_boundaries():
+    """A name with the spaces of the text dropped must not be "found" across two words."""
+    from citerag.answer.answerer import term_stated
+
+    assert term_stated("ML-KEM-768", "the ml-kem -768 parameter set")
+    assert term_stated("7856", "a signature of 7 856 bytes")
+    assert term_stated("Spacer", "the spacer flowable")
+    assert not term_stated("Spacer", "it fits in the space remaining on the frame")
+    assert not term_stated("768", "a size of 17 68 bytes")

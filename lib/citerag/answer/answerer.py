@@ -160,10 +160,19 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
     never mentions it: an answer about something else that merely shares the topic."""
     raw = " ".join(f"{e.heading} {e.text}" for e in cited)
     text = raw.lower()
-    compact = re.sub(r"\s+", "", text)
-    missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions)
-               if f.lower() not in text and re.sub(r"\s+", "", f.lower()) not in compact]
+    missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions) if not term_stated(f, text)]
     return missing + unstated_heads(qa.text, raw, answer_text, actions)
+
+
+def term_stated(term: str, text: str) -> bool:
+    """Whether lower-cased `text` states `term` as written or spaced differently ("ML-KEM 768",
+    "7 856"). A respaced match must start and end on a word boundary: with the spaces simply
+    dropped, a name ("Spacer") would be found in "space remaining"."""
+    t = term.lower()
+    if t in text:
+        return True
+    chars = [re.escape(ch) for ch in re.sub(r"\s+", "", t)]
+    return re.search(r"(?<![a-z0-9])" + r"\s*".join(chars) + r"(?![a-z0-9])", text) is not None
 
 
 def unstated_heads(question: str, evidence_text: str, answer_text: str, actions: bool = True) -> list[str]:

@@ -84,11 +84,14 @@ def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
     """Hits (objects with chunk_id/score) → keyed evidence within the budgets.
 
     With `neighbours`, each hit is followed by the next chunk of its document
-    (tables and algorithms often continue there)."""
+    (tables and algorithms often continue there). Graph findings (hits ranked "graph") take up
+    to `graph_chunks` slots after the budget: they were found because they define or continue
+    what the top hits name, and a budget the retrieved hits fill would drop them all."""
+    found = [h for h in hits if "graph" in getattr(h, "ranks", {})]
     order: list[tuple[str, float]] = []
     seen: set[str] = set()
     by_doc_ordinal = {(c.doc_id, c.ordinal): c for c in store.chunks} if params.neighbours else {}
-    for h in hits:
+    for h in (h for h in hits if "graph" not in getattr(h, "ranks", {})):
         ids = [h.chunk_id]
         if params.neighbours:
             c = store.by_id[h.chunk_id]
@@ -99,13 +102,20 @@ def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
             if cid not in seen:
                 seen.add(cid)
                 order.append((cid, float(getattr(h, "score", 0.0))))
-    out: list[Evidence] = []
+    chosen: list[tuple[str, float]] = []
     used = 0
     for cid, score in order:
-        c = store.by_id[cid]
-        if len(out) >= params.max_chunks or (out and used + len(c.text) > params.max_chars):
+        n = len(store.by_id[cid].text)
+        if len(chosen) >= params.max_chunks or (chosen and used + n > params.max_chars):
             break
-        used += len(c.text)
+        used += n
+        chosen.append((cid, score))
+    picked = {cid for cid, _ in chosen}
+    extra = [(h.chunk_id, float(getattr(h, "score", 0.0))) for h in found if h.chunk_id not in picked]
+    chosen += extra[: params.graph_chunks]
+    out: list[Evidence] = []
+    for cid, score in chosen:
+        c = store.by_id[cid]
         out.append(Evidence(key(len(out) + 1), Location.of(c), as_data(c.text),
                             " > ".join(c.heading_path), score, c.ordinal))
     return out

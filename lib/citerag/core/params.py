@@ -219,6 +219,9 @@ class AnswerParams(_Section):
     max_chunks: int = Field(8, ge=1, le=50)
     max_chars: int = Field(9000, ge=200, le=200000)
     neighbours: bool = False          # add the next chunk of the same document to each hit
+    # Graph findings (agent.graph) have their own slots after the budget: they come after the
+    # retrieved hits, and a budget the hits fill (k = max_chunks) had dropped every one of them.
+    graph_chunks: int = Field(2, ge=0, le=20)
     max_sentences: int = Field(4, ge=1, le=30)
     # Each chosen passage keeps this many sentences that follow it in its paragraph, outside the
     # max_sentences budget: documents often state the asked fact right after the sentence that

@@ -18,11 +18,25 @@ _PROSE_BOUNDARY = re.compile(rf"(?<=[.!?]){_NOT_AN_END}\s+(?=[A-Z(\[\"“])")
 # quote), or at the end of its line, keeping the citation groups that follow it: "index.php? func"
 # and ". . . documentation" inside a restated unit are not ends.
 _CITED_SENTENCE = re.compile(rf".+?(?:[.!?]{_NOT_AN_END}(?:\s*\[[^\]]*\])*(?=\s+[A-Z(\"“]|\s*$)|$)", re.S)
+# A numbered label that opens a statement ("Definition 1.", "Example 2.", "Lemma 3.1."): not a
+# sentence of its own. Split off, the statement would lose the name it is cited by.
+_LABEL = re.compile(r"[A-Z][a-z]+ \d+(?:\.\d+)*\.")
+
+
+def _join_labels(pieces: list[str]) -> list[str]:
+    """Each piece that is only a numbered label joined to the sentence after it."""
+    out: list[str] = []
+    for s in pieces:
+        if out and _LABEL.fullmatch(out[-1]):
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
+    return out
 
 
 def split_prose(text: str) -> list[str]:
     """Sentences of document text (no empty pieces)."""
-    return [s for s in _PROSE_BOUNDARY.split(text) if s]
+    return _join_labels([s for s in _PROSE_BOUNDARY.split(text) if s])
 
 
 def split_cited(answer: str) -> list[str]:
@@ -31,10 +45,6 @@ def split_cited(answer: str) -> list[str]:
     out = []
     for line in answer.split("\n"):
         line = line.strip()
-        if not line:
-            continue
-        for m in _CITED_SENTENCE.finditer(line):
-            s = m.group(0).strip()
-            if s:
-                out.append(s)
+        if line:
+            out += _join_labels([s for m in _CITED_SENTENCE.finditer(line) if (s := m.group(0).strip())])
     return out
