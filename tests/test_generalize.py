@@ -264,6 +264,32 @@ def test_the_decision_is_recorded_and_the_operating_point_moves_it(agents):
     assert s.answer.refused and s.refusal_reason == "low_confidence"
 
 
+def test_announced_code_is_one_unit_of_its_sentence():
+    """"… write code like this:" then a paragraph of code: the code is what the sentence announces,
+    kept whole after it (line by line, the call would be dropped as no statement). Option lists
+    that read like prose stay separate units."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import passages, units
+    from citerag.core.types import Location
+
+    def unit_list(text: str):
+        return units(Evidence("c1", Location("doc::p1::c0", "doc", 1, 1), text))
+
+    us = unit_list("To save the chart as a bitmap, all we need to do is write code like this:\n\n"
+                   "from charts import render\nrender.to_file(chart, 'out.png', 'PNG')\n\nOther formats work too.")
+    code = [u for u in us if u.kind == "code"]
+    assert [u.text for u in code] == ["from charts import render render.to_file(chart, 'out.png', 'PNG')"]
+    assert passages(us)[0].units[1] is code[0]
+    opts = unit_list("Here are the available options:\n\nlang=XX: sets the subject language to XX.\n"
+                     "size=N: sets the number of copies to print.")
+    assert not any(u.kind == "code" for u in opts) and len(opts) == 3
+
+
+def test_a_how_to_question_is_answered_with_the_announced_code(agents):
+    answered(agents, "tech-manuals", "How do I set the vertical space between many answer blocks in AMC?",
+             "AMCinterIrep=.75ex")
+
+
 def test_graph_findings_reach_the_evidence_when_the_hits_fill_the_budget(agents):
     """Graph findings come after the retrieved hits; with k hits and a budget of k chunks they
     had never reached the answer. They now take slots of their own (answer.graph_chunks)."""

@@ -176,11 +176,11 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     scores, types, missing = [], [], []
     best_overall = 0.0
     position = {id(u): i for i, u in enumerate(all_units)}
-    spent = 0  # sentence budget used: a list's items count once, context sentences not at all
+    spent = 0  # sentence budget used: a list's items count once, context sentences and code not at all
 
     def take(p: Passage) -> None:
         nonlocal spent
-        spent += len(p.units) - len(p.items[1:])
+        spent += len(p.units) - len(p.items[1:]) - sum(u.kind == "code" for u in p.units[1:])
         chosen.append(with_context(p, all_units, position, params.context_sentences))
 
     doc_of = {e.key: e.loc.doc_id for e in evidence}

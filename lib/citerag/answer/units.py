@@ -52,7 +52,7 @@ _ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|inclu
 class Unit:
     text: str
     key: str
-    kind: str  # sentence | row | definition | step | title
+    kind: str  # sentence | row | definition | step | title | code
     order: int  # position in the evidence, for stable output
     group: str = ""  # algorithm title for steps
     block: int = 0  # paragraph (blank-line block) within the evidence
@@ -79,6 +79,9 @@ def units(ev: Evidence) -> list[Unit]:
         if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in own_titles:
             # A later section inside the same chunk: its sentences are read under its own title.
             heading = " > ".join([*own_titles[:-1], lines[0]])
+            continue
+        if _announced_code(lines, out, block):
+            add(" ".join(lines), "code")  # "… write code like this:" then the code, as one unit
             continue
         for ln in lines:
             if _CAPTION.match(ln):
@@ -138,6 +141,24 @@ def units(ev: Evidence) -> list[Unit]:
 # too short to pass as a statement; algorithm Input/Output lines are read with their algorithm.
 _LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*", re.I)
+
+
+# A line of code or console input: an assignment, a call, brackets, a backslash macro, an import.
+_CODE_LINE = re.compile(r"[=(){}\[\];\\]|^(?:from|import|def|class|return)\b|^[$>%] ")
+# A code line that reads like prose ("from x.y import z", "$ make install", "save.to_file(chart,
+# 'out.png')"): an opening keyword or prompt, or a call that ends the line, shows it is code;
+# other lines that read like prose ("lang=XX: sets the language") are not.
+_CODE_OPENING = re.compile(r"^(?:(?:from|import|def|class|return)\b|[$>%] )|\w\(.*[);]$")
+
+
+def _announced_code(lines: list[str], out: list[Unit], block: int) -> bool:
+    """A short paragraph of code right after a sentence that ends with a colon ("… all we need
+    to do is write code like this:"): the code is what that sentence announces, and line by line
+    it would be dropped as no statement."""
+    if not out or out[-1].block != block - 1 or not out[-1].text.rstrip().endswith(":") or len(lines) > 8:
+        return False
+    return all(_CODE_OPENING.search(ln) or not _is_statement(ln) for ln in lines) and any(
+        _CODE_LINE.search(ln) for ln in lines) and not any(_BULLET.match(ln) for ln in lines)
 
 
 def _is_statement(s: str) -> bool:
