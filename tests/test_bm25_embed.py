@@ -13,6 +13,15 @@ def test_tokenizer_keeps_technical_tokens_whole_and_in_parts():
     assert "uses" not in toks and "use" in toks  # light stemming
 
 
+def test_greek_letters_are_indexed_by_name():
+    """"ζ = 1753" had left only "1753" in the index: no pattern matched the letter. A question
+    writes "zeta", so the letter is indexed by its Unicode name, as a word of its own."""
+    assert tokenize("Let ζ = 1753, and η1 bounds τ.") == ["let", "zeta", "1753", "eta", "1", "bound", "tau"]
+    idx = BM25Index.from_texts(["a", "b", "c"], ["Let ζ = 1753 be the root.", "Let n = 256 be the degree.",
+                                                 "The modulus q is prime."], k1=1.2, b=0.75)
+    assert [i for i, _ in idx.top("value of zeta", 3)] == ["a"]
+
+
 def test_bm25_prefers_exact_identifier():
     ids = ["a", "b", "c"]
     texts = ["ML-KEM-512 key sizes", "ML-KEM-768 key sizes and more text", "SLH-DSA signatures"]

@@ -9,6 +9,7 @@ validator all use it, so a term means the same thing everywhere.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 _REF = re.compile(
@@ -65,9 +66,26 @@ def token_set(text: str) -> frozenset[str]:
 _SEP = re.compile(r"[-_./']")
 
 
+def _greek_names() -> dict[int, str]:
+    """Greek letters → their names, as words of their own ("ζ = 1753" → " zeta  = 1753"): a
+    question writes "zeta" or "tau" where the text writes the letter, and a letter no tokenizer
+    pattern matches would otherwise vanish from the index. Names come from Unicode."""
+    out = {}
+    for cp in range(0x0391, 0x0400):
+        m = re.fullmatch(r"GREEK (?:SMALL |CAPITAL )?(?:LETTER |LUNATE )?([A-Z]+)(?: SYMBOL)?",
+                         unicodedata.name(chr(cp), ""))
+        if m:
+            out[cp] = f" {m.group(1).lower()} "
+    return out
+
+
+_GREEK = _greek_names()
+
+
 @lru_cache(maxsize=16384)
 def _tokenize(text: str, use_stem: bool) -> tuple[str, ...]:
     toks: list[str] = []
+    text = text.translate(_GREEK)
     for m in _REF.finditer(text):
         kind = m.group(1).lower()
         kind = _REF_NAME.get(kind, kind.rstrip("s") if kind.endswith("s") else kind)
