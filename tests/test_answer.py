@@ -153,6 +153,21 @@ def test_a_head_written_in_the_other_spelling_is_stated():
     assert score("Set the color of missing pixels.") == score("Set the colour of missing pixels.") == 1.0
 
 
+def test_a_participle_of_the_question_is_held_in_another_inflection():
+    """"What is a static key contrasted with?" is answered by "… Contrast with ephemeral key.":
+    a past participle counts in its other forms. Other words keep theirs: "processing" is not
+    held by "process" ("image processing libraries" vs "process the file")."""
+    from citerag.text.terms import Scorer
+
+    idf = {"static": 2.0, "key": 1.0, "contrasted": 3.0, "image": 1.0, "processing": 2.0, "library": 1.0}
+    score = Scorer(analyse("What is a static key contrasted with?"), idf)
+    assert score("A static key is used for a long period. Contrast with ephemeral key.") == 1.0
+    assert score("The contrasting key is static.") == 1.0
+    assert score("A static key is used for a long period.") == 0.5
+    libs = Scorer(analyse("Which image processing libraries are required?"), idf)
+    assert libs("LaTeX will process the image file.") < libs("the image processing library")
+
+
 @pytest.mark.corpus
 def test_eval_set_refusals_on_real_index(built, corpus_params):
     """Through the agent: questions naming what the corpus lacks are refused and few

@@ -11,13 +11,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citerag.text.inflect import spellings
+from citerag.text.inflect import ENDINGS, bases, spellings
 from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
 
 if TYPE_CHECKING:
     from citerag.retrieval.query import QueryAnalysis
+
+
+def forms(term: str) -> set[str]:
+    """A word's other spellings and inflections, as tokens (plural-stemmed): its bases with the
+    verb and plural endings. Words under five letters, and terms that are no plain word, keep
+    their spellings only ("uses" must not become "us")."""
+    out = {v for v in spellings(term)}
+    if len(term) < 5 or not term.isalpha() or not term.endswith("ed"):
+        return out
+    for b in {b for v in out for b in bases(v)}:
+        out |= {stem(b + e) for e in ENDINGS}
+        if b.endswith("e"):
+            out |= {stem(b[:-1] + "ing"), stem(b + "d")}
+    return out
 
 
 class Scorer:
@@ -47,8 +61,9 @@ class Scorer:
             for t in named:
                 self.weights.pop(t, None)
         self.total = sum(self.weights.values()) or 1.0
-        # A text that writes a term in its other spelling ("color" for a question's "colour") holds it.
-        self.aliases = {v: t for t in self.weights for v in spellings(t) if v != t and v not in self.weights}
+        # A text that writes a term in its other spelling ("color" for a question's "colour") or in
+        # another inflection ("contrast" for "contrasted", "encoding" for "encoded") holds it.
+        self.aliases = {v: t for t in self.weights for v in forms(t) if v != t and v not in self.weights}
 
     @staticmethod
     def tokens(text: str) -> frozenset[str]:
