@@ -290,6 +290,29 @@ def test_a_how_to_question_is_answered_with_the_announced_code(agents):
              "AMCinterIrep=.75ex")
 
 
+def test_an_algorithm_description_line_is_read_under_its_title(agents):
+    """"Generates an element of {0, …, q − 1} ∪ {⊥}." names no algorithm; its title does. Read
+    under the title, the line answers "What does <name> generate?"."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1),
+                        "Algorithm 7 PackBits(x)\nTurns a list of bits into bytes.\nInput: bits x.\n1: y ← 0"))
+    assert [(u.kind, u.group) for u in us[:2]] == [("title", "Algorithm 7 PackBits(x)"),
+                                                    ("sentence", "Algorithm 7 PackBits(x)")]
+    answered(agents, "default", "What does CoeffFromThreeBytes generate?", "Generates an element of")
+
+
+def test_a_later_part_is_answered_by_its_own_words_not_the_first_parts_name(agents):
+    """"…, and to which address can comments about it be submitted?" carries the first part's
+    name (FISMA) as a word: counted as the part's own identifier it picked the FISMA sentence
+    again, and the address went unanswered."""
+    r = ask(agents, "default", "Does FISMA allow waivers to FIPS 204, and to which address can comments "
+                               "about it be submitted?")
+    assert "does not allow for waivers" in r.answer.answer and "comments@nist.gov" in r.answer.answer
+
+
 def test_graph_findings_reach_the_evidence_when_the_hits_fill_the_budget(agents):
     """Graph findings come after the retrieved hits; with k hits and a budget of k chunks they
     had never reached the answer. They now take slots of their own (answer.graph_chunks)."""

@@ -70,17 +70,19 @@ OWN_SUBJECT_WORDS = 4
 
 def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
     """The question's analysis narrowed to one part. A short part keeps the question's
-    identifiers ("and what does it rest on?" is still about the named thing). A part that names
-    its own subject ("what is done with the partial results once they are all computed?") does
-    not: the rare identifier of the first part would outweigh its own words and pick the first
-    part's sentences again."""
+    identifiers as words ("and what does it rest on?" is still about the named thing), weighed
+    as words, not as the part's own identifiers: with "Does X allow …, and to which address can
+    comments about it be submitted?", a carried X counted three times would pick X's sentence
+    again over the one that states the address. A part that names its own subject ("what is
+    done with the partial results once they are all computed?") does not keep them: the rare
+    identifier of the first part would outweigh its own words."""
     if text == qa.text:
         return qa
     own = identifiers(text)
     words = tuple(dict.fromkeys(content_words(text)))
     extra = [] if not own and len(words) >= OWN_SUBJECT_WORDS else \
         [i for i in qa.identifiers if i.lower() not in text.lower()]
-    return dataclasses.replace(qa, text=" ".join([text, *extra]), identifiers=tuple(own + extra),
+    return dataclasses.replace(qa, text=" ".join([text, *extra]), identifiers=tuple(own),
                                content_words=words)
 
 
@@ -116,14 +118,16 @@ def defines_name(text: str, wanted: list[str]) -> bool:
 
 def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, acronym: str = "") -> float:
     """Weighted term share of the passage, and of the passage read under its section heading
-    (a section titled with the question's terms answers it in its own sentences, which need not
-    repeat them); halved when the passage cannot be of the wanted answer type; a small
-    tie-break for evidence ranked higher by retrieval."""
+    and, for an algorithm's description line, its title (a section titled with the question's
+    terms answers it in its own sentences, which need not repeat them); halved when the passage
+    cannot be of the wanted answer type; a small tie-break for evidence ranked higher by
+    retrieval."""
     text = p.text
     if p.items:  # a list: its head with its best item, so a long list does not gather every term
         text = max((f"{p.head.text} {u.text}" for u in p.items), key=score)
     own = score(text)
-    under = score(f"{p.head.heading} {text}") if p.head.heading else own
+    context = " ".join(x for x in (p.head.heading, p.head.group) if x)
+    under = score(f"{context} {text}") if context else own
     h, t = HEADING_SHARE, TYPE_PENALTY
     return ((1 - h) * own + h * under) * (1 - t + t * passage_type(types, p, acronym)) + 0.02 / (1 + rank)
 

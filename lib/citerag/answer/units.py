@@ -54,7 +54,7 @@ class Unit:
     key: str
     kind: str  # sentence | row | definition | step | title | code
     order: int  # position in the evidence, for stable output
-    group: str = ""  # algorithm title for steps
+    group: str = ""  # algorithm title for steps (and the description line under the title)
     block: int = 0  # paragraph (blank-line block) within the evidence
     heading: str = ""  # the heading path of the evidence it came from
     item: bool = False  # an item of a list the unit before announces ("… fonts:" then "- chs = …")
@@ -133,7 +133,9 @@ def units(ev: Evidence) -> list[Unit]:
                 completes = out and len(s.split()) >= 2 and (item or (out[-1].block == block and (
                     _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s) or out[-1].kind == "title")))
                 if _is_statement(s) or completes:
-                    add(s, "sentence", item=item)
+                    # The line that says what an algorithm does is read under its title (the
+                    # algorithm's name is there, not in the line).
+                    add(s, "sentence", algo if out and out[-1].kind == "title" else "", item=item)
     return out
 
 
