@@ -313,6 +313,26 @@ def test_a_later_part_is_answered_by_its_own_words_not_the_first_parts_name(agen
     assert "does not allow for waivers" in r.answer.answer and "comments@nist.gov" in r.answer.answer
 
 
+def test_a_passage_that_leans_back_keeps_the_sentences_it_points_to():
+    """"In this scenario, the key is said to be ephemeral." states the name, not the condition:
+    that is in the sentence before, itself leaning on the one before it ("In that case, …")."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.extractive import with_antecedent
+    from citerag.answer.units import passages, units
+    from citerag.core.types import Location
+
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1),
+                        "Keys are made by the server at start-up. Some clients open only a single connection with "
+                        "a key. In that case, the client discards the key after the connection closes. In this "
+                        "scenario, the client's key is said to be ephemeral."))
+    position = {id(u): i for i, u in enumerate(us)}
+    last = passages(us)[-1]
+    assert [u.text[:20] for u in with_antecedent(last, us, position).units] == [
+        "Some clients open on", "In that case, the cl", "In this scenario, th"]
+    first = passages(us)[0]
+    assert with_antecedent(first, us, position) is first
+
+
 def test_graph_findings_reach_the_evidence_when_the_hits_fill_the_budget(agents):
     """Graph findings come after the retrieved hits; with k hits and a budget of k chunks they
     had never reached the answer. They now take slots of their own (answer.graph_chunks)."""

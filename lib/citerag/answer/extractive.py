@@ -38,6 +38,7 @@ QUOTED_BONUS = 0.5   # a passage holding verbatim a phrase the question quotes (
 SAME_SECTION_BONUS = 0.15
 SAME_PART_SHARE = 0.9  # a part whose best passage an earlier part took answers from its own this close to it
 MAX_FOLLOW = 3      # continuation sentences a passage may take
+MAX_ANTECEDENTS = 2  # sentences a passage that leans back ("In this case, …") takes in front
 
 
 @dataclass
@@ -185,7 +186,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     def take(p: Passage) -> None:
         nonlocal spent
         spent += len(p.units) - len(p.items[1:]) - sum(u.kind == "code" for u in p.units[1:])
-        chosen.append(with_context(p, all_units, position, params.context_sentences))
+        chosen.append(with_antecedent(with_context(p, all_units, position, params.context_sentences),
+                                      all_units, position))
 
     doc_of = {e.key: e.loc.doc_id for e in evidence}
     for n, part in enumerate(want.parts):
@@ -276,6 +278,27 @@ def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n:
             break
         out.append(nxt)
     return Passage(out) if len(out) > len(p.units) else p
+
+
+# A sentence that leans on the situation the sentence before it describes.
+_LEANS_BACK = re.compile(r"^(?:in (?:this|that|such an?|these|those|either|both) (?:scenario|case|situation|setting|"
+                         r"event|mode)s?|hence|thus|therefore|consequently|accordingly|as a result|"
+                         r"for this reason|this is why|that is why)\b", re.I)
+
+
+def with_antecedent(p: Passage, all_units: list[Unit], position: dict[int, int]) -> Passage:
+    """A passage that opens by leaning on the sentence before it ("In this scenario, Alice's key
+    is said to be ephemeral.", "Hence, X should only be run on trusted inputs.") keeps that
+    sentence in front: it holds the condition or the reason the opener points to."""
+    units = list(p.units)
+    for _ in range(MAX_ANTECEDENTS):  # "In that case, … . In this scenario, …": follow the chain back
+        i = position[id(units[0])]
+        prev = all_units[i - 1] if i else None
+        if prev is None or not _LEANS_BACK.match(units[0].text) or prev in units or not (
+                prev.key == units[0].key and prev.block == units[0].block and prev.kind == "sentence"):
+            break
+        units.insert(0, prev)
+    return Passage(units) if len(units) > len(p.units) else p
 
 
 def _side_name(topic: str) -> str:
