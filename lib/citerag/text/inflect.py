@@ -77,9 +77,10 @@ def says_word(word: str, text: str) -> bool:
     form ("wrote" → written), a derivation of a base of five letters or more ("translated" →
     translation, "developed" → development), or the verb without its "re-" ("reused" → used)?"""
     low = word.lower()
+    lows = {low}
     if low.startswith("re") and len(low) >= 6:  # "reused" is said by "used", "rewritten" by "written"
-        low = low[2:]
-    roots = {b for v in spellings(low) for b in bases(v)}  # bases() maps irregular forms too
+        lows.add(low[2:])  # … and still by itself: "reviewed" by "reviewed"
+    roots = {b for w in lows for v in spellings(w) for b in bases(v)}  # bases() maps irregular forms too
     irregular_forms = {f for f, base in IRREGULAR.items() if base in roots}
     stems = {r[:-1] if r.endswith("e") else r for r in roots if len(r) >= 5}
     for w in set(_WORD.findall(text.lower())):
