@@ -335,6 +335,22 @@ def test_a_passage_that_leans_back_keeps_the_sentences_it_points_to():
     assert with_antecedent(first, us, position) is first
 
 
+def test_a_document_named_by_number_scopes_retrieval_without_matching_its_title_pages(agents):
+    """"How does SP 800-227 define …?" had retrieved SP 800-227's title pages and reference lists,
+    where its number's tokens are; the number now leaves the query text and the reranker's
+    document hint keeps the named document first. A query that names nothing else keeps it."""
+    from citerag.retrieval.retriever import Retriever, unscoped
+
+    assert unscoped("How does SP 800-227 define negligible?", ("SP 800-227",)) == "How does define negligible?"
+    assert unscoped("What are the key sizes in FIPS 203?", ("FIPS 203",)) == "What are the key sizes?"
+    assert unscoped("What is FIPS 204?", ("FIPS 204",)) == "What is FIPS 204?"
+    assert unscoped("What does Gri draw?", ("Gri",)) == "What does Gri draw?"  # a name is also the topic
+    agent = agents["default"]
+    hits = Retriever(agent.store, agent.params.retrieve).search("How does SP 800-227 define the word negligible?").hits
+    assert "NIST.SP.800-227::p59::c2" in [h.chunk_id for h in hits]  # the glossary entry
+    assert all(h.doc_id == "NIST.SP.800-227" for h in hits[:3])
+
+
 def test_graph_findings_reach_the_evidence_when_the_hits_fill_the_budget(agents):
     """Graph findings come after the retrieved hits; with k hits and a budget of k chunks they
     had never reached the answer. They now take slots of their own (answer.graph_chunks)."""

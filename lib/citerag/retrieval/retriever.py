@@ -6,6 +6,7 @@ never retrieved, lost in fusion, or demoted by the reranker.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from citerag.retrieval import rerank
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.store import IndexStore
 from citerag.text.patterns import holds_any, query_phrases
+from citerag.text.tokenize import tokenize
 
 
 @dataclass(frozen=True)
@@ -147,11 +149,12 @@ class Retriever:
         allowed = self._allowed(filters)
         rankings: dict[str, list[str]] = {}
         qvec = None
+        text = unscoped(query, qa.doc_mentions)
         if p.method in ("hybrid", "dense"):
-            qvec = self.store.embedder.embed_query(query)
+            qvec = self.store.embedder.embed_query(text)
             rankings["dense"] = self.dense_ranking(qvec, filters, p.depth, allowed)
         if p.method in ("hybrid", "bm25"):
-            rankings["bm25"] = self.bm25_ranking(query, allowed, p.depth)
+            rankings["bm25"] = self.bm25_ranking(text, allowed, p.depth)
         fuse_in = [(rankings.get("dense", []), p.weight_dense), (rankings.get("bm25", []), p.weight_bm25)]
         if p.method == "hybrid" and p.variants:
             for i, v in enumerate(qa.variants):
@@ -169,7 +172,7 @@ class Retriever:
         if p.method == "hybrid" and p.rerank and fused_order:
             pool = fused_order[: p.rerank_depth]
             if qvec is None:
-                qvec = self.store.embedder.embed_query(query)
+                qvec = self.store.embedder.embed_query(text)
             pos = self.store.position
             sims = self.store.vectors[[pos[c] for c in pool]] @ qvec
             best = fused[pool[0]]
@@ -195,3 +198,16 @@ class Retriever:
                             {name: pos.get(cid) for name, pos in stage_pos.items()}, feats.get(cid, {})))
         return RetrievalResult(query, qa, hits, rankings)
 
+
+def unscoped(query: str, mentions: tuple[str, ...]) -> str:
+    """The query without the documents it names by number ("How does SP 800-227 define a public
+    channel?" → "How does define a public channel?"): the number's tokens match a document's
+    title pages and every reference to it, not the passage asked about. The reranker's document
+    hint keeps the named document first. A document named by name (it is also the topic), and
+    a query that names nothing else, keep their words."""
+    out = query
+    for m in mentions:
+        if any(c.isdigit() for c in m):
+            out = re.sub(rf"(?:\b(?:in|of|from|under|according to)\s+(?:the\s+)?)?{re.escape(m)}(?:['’]s)?", " ", out)
+    out = re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s+", " ", out)).strip()
+    return out if tokenize(out) else query
