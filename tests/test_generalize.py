@@ -351,6 +351,18 @@ def test_a_document_named_by_number_scopes_retrieval_without_matching_its_title_
     assert all(h.doc_id == "NIST.SP.800-227" for h in hits[:3])
 
 
+def test_an_asked_thing_only_the_section_title_states_is_answered_with_the_title(agents):
+    """A change log states "Fix bug #… mixup on protected-quotes …" under "13.1.1.23 Version
+    2.12.4 [2003 Apr 06]": asked "which version", the item is restated under its title. The asked
+    thing of "which Tool version fixed X" is the version: its verb ends the noun phrase."""
+    from citerag.answer.asked import Head, asked_heads
+
+    assert asked_heads("Which Gri version added hexadecimal colornames?") == (Head("version"),)
+    assert asked_heads("Which browsers enable X?") == (Head("browsers"),)
+    answered(agents, "tech-manuals", "Which Gri version fixed the mixup on protected-quotes within double-quoted "
+                                     "strings?", "Version 2.12.4")
+
+
 def test_graph_findings_reach_the_evidence_when_the_hits_fill_the_budget(agents):
     """Graph findings come after the retrieved hits; with k hits and a budget of k chunks they
     had never reached the answer. They now take slots of their own (answer.graph_chunks)."""

@@ -229,6 +229,9 @@ def asked_heads(question: str) -> tuple[Head, ...]:
                     or (w[:1].isupper() and words)):
                 ended_by = "aux" if low in _AUX else "function" if low in STOPWORDS else "name"
                 break
+            if words and low.endswith("ed") and len(low) > 4:  # "which Tool version added X": its verb
+                ended_by = "verb"
+                break
             words.append(w)
             if w != raw:  # punctuation ends the phrase
                 break
@@ -239,7 +242,7 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             continue
         if m.group(1).lower().startswith("how"):
             head = words[0]
-        elif of_phrase or ended_by == "aux" or words[-1].lower() in _TYPED_HEADS:
+        elif of_phrase or ended_by in ("aux", "verb") or words[-1].lower() in _TYPED_HEADS:
             head = words[-1]
         elif len(words) >= 2:  # "which browsers enable X", "which assumption underlies it": a verb ends it
             head = words[-2]

@@ -16,7 +16,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field, replace
 
-from citerag.answer.asked import Asked, asked, type_match
+from citerag.answer.asked import Asked, asked, asked_heads, type_match
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
 from citerag.answer.units import Passage, Unit, passages, units
@@ -25,7 +25,7 @@ from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.retrieval.rerank import is_overview
 from citerag.text.patterns import IO_LINE, PERSONAL_PRONOUNS, holds_any, identifiers, query_phrases
 from citerag.text.terms import Scorer
-from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS
+from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set
 
 # Passage scoring (each measured on both corpora's dev and blind sets; see README).
 NAME_BONUS = 0.25   # a passage that opens by defining a name the question asks about
@@ -183,11 +183,13 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     position = {id(u): i for i, u in enumerate(all_units)}
     spent = 0  # sentence budget used: a list's items count once, context sentences and code not at all
 
-    def take(p: Passage) -> None:
+    text_of = {e.key: e.text for e in evidence}
+
+    def take(p: Passage, part_text: str) -> None:
         nonlocal spent
         spent += len(p.units) - len(p.items[1:]) - sum(u.kind == "code" for u in p.units[1:])
-        chosen.append(with_antecedent(with_context(p, all_units, position, params.context_sentences),
-                                      all_units, position))
+        p = with_antecedent(with_context(p, all_units, position, params.context_sentences), all_units, position)
+        chosen.append(with_section(p, part_text, text_of))
 
     doc_of = {e.key: e.loc.doc_id for e in evidence}
     for n, part in enumerate(want.parts):
@@ -219,12 +221,12 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         scores.append(top)
         types.append(passage_type(part.types, p, want.acronym))
         if not any(p.head in c.units for c in chosen):
-            take(p)
+            take(p, part.text)
         elif want.multi:  # an earlier part's passage is this part's best too: its own, if one is as good
             own = next((o for s, _, o in ranked[1:] if s >= SAME_PART_SHARE * top
                         and not any(u in c.units for c in chosen for u in o.units)), None)
             if own is not None:
-                take(own)
+                take(own, part.text)
         if not want.multi and runners_up:  # runners-up close to the best, within the sentence budget
             for s, _, other in ranked[1:]:
                 if s < max(params.min_answer_score, 0.6 * top) or spent >= params.max_sentences:
@@ -232,7 +234,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                 if any(u in c.units for c in chosen for u in other.units) or \
                         any(u.text == c.head.text for c in chosen for u in other.units):
                     continue
-                take(other)
+                take(other, part.text)
     if not chosen:
         return Draft("", "none", scores, types, missing, best_overall)
     out: list[Unit] = []
@@ -299,6 +301,21 @@ def with_antecedent(p: Passage, all_units: list[Unit], position: dict[int, int])
             break
         units.insert(0, prev)
     return Passage(units) if len(units) > len(p.units) else p
+
+
+def with_section(p: Passage, part_text: str, text_of: dict[str, str]) -> Passage:
+    """A passage that never names the thing asked for ("which *version* added X?") while its
+    section title does ("13.1.1.22 Version 2.12.5 [2003 May 19]" over "Add X."): the answer is
+    the title, so the passage is restated under it, when the title is text of its evidence (so
+    the sentence stays supported by what it cites)."""
+    section = p.head.heading.split(" > ")[-1] if p.head.heading else ""
+    if not section or section not in text_of.get(p.head.key, ""):
+        return p
+    words = token_set(p.text)
+    title = token_set(section)
+    if not any(h.word.lower() not in words and h.word.lower() in title for h in asked_heads(part_text)):
+        return p
+    return Passage([replace(p.head, text=f"{section}: {p.head.text}"), *p.units[1:]])
 
 
 def _side_name(topic: str) -> str:
