@@ -165,9 +165,9 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
 
 
 def term_stated(term: str, text: str) -> bool:
-    """Whether lower-cased `text` states `term` as written or spaced differently ("ML-KEM 768",
+    """Whether lower-cased `text` states `term` as written or spaced differently ("AB-CD 768",
     "7 856"). A respaced match must start and end on a word boundary: with the spaces simply
-    dropped, a name ("Spacer") would be found in "space remaining"."""
+    dropped, a name ("Pager") would be found in "page remaining"."""
     t = term.lower()
     if t in text:
         return True

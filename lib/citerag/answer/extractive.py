@@ -289,7 +289,7 @@ _LEANS_BACK = re.compile(r"^(?:in (?:this|that|such an?|these|those|either|both)
 
 
 def with_antecedent(p: Passage, all_units: list[Unit], position: dict[int, int]) -> Passage:
-    """A passage that opens by leaning on the sentence before it ("In this scenario, Alice's key
+    """A passage that opens by leaning on the sentence before it ("In this scenario, the client's key
     is said to be ephemeral.", "Hence, X should only be run on trusted inputs.") keeps that
     sentence in front: it holds the condition or the reason the opener points to."""
     units = list(p.units)

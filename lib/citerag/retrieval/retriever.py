@@ -200,7 +200,7 @@ class Retriever:
 
 
 def unscoped(query: str, mentions: tuple[str, ...]) -> str:
-    """The query without the documents it names by number ("How does SP 800-227 define a public
+    """The query without the documents it names by number ("How does RFC 9999 define a public
     channel?" → "How does define a public channel?"): the number's tokens match a document's
     title pages and every reference to it, not the passage asked about. The reranker's document
     hint keeps the named document first. A document named by name (it is also the topic), and
