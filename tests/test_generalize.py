@@ -363,6 +363,21 @@ def test_an_asked_thing_only_the_section_title_states_is_answered_with_the_title
                                      "strings?", "Version 2.12.4")
 
 
+def test_the_asked_thing_of_a_counted_plural_and_of_a_publication(agents):
+    """"Which three functions make up X?" asks for functions (the counted noun), not "make";
+    "which publication/standard …" is answered by a document's number."""
+    from citerag.answer.asked import CUES, Head, asked_heads
+
+    assert asked_heads("Which three functions make up the API?") == (Head("functions", "code"),)
+    assert asked_heads("Which keyword gives the size?")[0].word != "gives"
+    assert asked_heads("Which special publication defines it?") == (Head("publication", "document"),)
+    assert CUES["document"].search("NIST Special Publication (SP) 800-185") and CUES["document"].search("RFC 8446")
+    answered(agents, "default", "Which three functions make up the SHAKE128 API of the ML-KEM XOF wrapper?",
+             "SHAKE128.Init()")
+    answered(agents, "default", "Which special publication gives the SHA-3 derived functions cSHAKE and KMAC?",
+             "800-185")
+
+
 def test_graph_findings_reach_the_evidence_when_the_hits_fill_the_budget(agents):
     """Graph findings come after the retrieved hits; with k hits and a budget of k chunks they
     had never reached the answer. They now take slots of their own (answer.graph_chunks)."""

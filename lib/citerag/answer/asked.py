@@ -86,6 +86,8 @@ CUES: dict[str, re.Pattern[str]] = {
     # a name written as code: camelCase, snake_case, a macro, an option, a ..variable.., a call
     "code": re.compile(r"\b[a-z]+[A-Z]\w*|\b[A-Za-z]+_\w+|\\[A-Za-z]+|(?<!\S)--?[a-z][\w-]*|"
                        r"\.\.\w+\.\.|\b\w+\(\)|<mark>"),
+    # a document named by its series and number: "SP 800-185", "(SP) 800-185", "FIPS 180-4", "RFC 8446"
+    "document": re.compile(r"\b[A-Z]{2,6}\)?\s?\d{2,5}(?:-\d+[A-Za-z]?)*\b"),
     "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
                             r"make|create|add|set|enter|open)\b", re.I),
 }
@@ -109,6 +111,7 @@ _EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part tim
                          "role meaning".split())
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _COPULA = frozenset("is are was were".split())
+_COUNT_WORDS = frozenset("two three four five six seven eight nine ten several many few".split())
 # Heads that name an answer type: the answer shows the type's cue instead of the word.
 _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".split(), "date"),
                 **dict.fromkeys("size sizes length lengths value values number numbers count amount bytes bits "
@@ -116,7 +119,10 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 # "which method/macro/option …" is answered by a name written as code ("getWidth",
                 # "\\mymacro", "--quiet", "..width.."), whether or not the text says "method"
                 **dict.fromkeys("method methods function functions macro macros keyword keywords variable "
-                                "variables option options flag flags".split(), "code")}
+                                "variables option options flag flags".split(), "code"),
+                # "which publication/standard …" is answered by a document's number ("SP 800-185")
+                **dict.fromkeys("publication publications standard standards specification "
+                                "specifications".split(), "document")}
 
 
 @dataclass(frozen=True)
@@ -245,7 +251,9 @@ def asked_heads(question: str) -> tuple[Head, ...]:
         elif of_phrase or ended_by in ("aux", "verb") or words[-1].lower() in _TYPED_HEADS:
             head = words[-1]
         elif len(words) >= 2:  # "which browsers enable X", "which assumption underlies it": a verb ends it
-            head = words[-2]
+            # a counted noun is the subject ("which three functions make up X"), not its verb
+            counted = len(words) >= 3 and words[0].lower() in _COUNT_WORDS
+            head = words[1] if counted else words[-2]
         else:
             continue
         if stem(head.lower()) not in _EMPTY_HEADS:  # "unit" as well as "units"
