@@ -153,6 +153,20 @@ def test_a_head_written_in_the_other_spelling_is_stated():
     assert score("Set the color of missing pixels.") == score("Set the colour of missing pixels.") == 1.0
 
 
+def test_a_word_the_corpus_writes_hyphenated_is_known_and_held():
+    """"multiline" is in a corpus that writes "multi-line": not an unknown term, and a text that
+    writes "multi-line" holds it."""
+    from citerag.answer.answerer import unknown_terms
+    from citerag.text.terms import Scorer
+
+    vocab = {"multi-line", "multi", "line", "text", "widget", "flag", "value"}
+    assert unknown_terms("What is the value of the multiline flag?", vocab) == []
+    assert unknown_terms("What is the value of the monoline flag?", vocab) == ["monoline"]
+    idf = {"multi-line": 3.0, "multi": 1.0, "line": 1.0, "flag": 1.0, "value": 1.0}
+    score = Scorer(analyse("What is the value of the multiline flag?"), idf)
+    assert score("multi-line: for multi-line text widget, flag value 1<<12") == 1.0
+
+
 def test_a_participle_of_the_question_is_held_in_another_inflection():
     """"What is a static key contrasted with?" is answered by "… Contrast with ephemeral key.":
     a past participle counts in its other forms. Other words keep theirs: "processing" is not

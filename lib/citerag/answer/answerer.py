@@ -63,10 +63,14 @@ def _ordinary(low: str, common_words: frozenset[str]) -> bool:
 
 
 def _in_corpus(word: str, vocab: set[str]) -> bool:
-    """The corpus writes the word in some inflection: "disallowing" is known from "disallowed"."""
+    """The corpus writes the word in some inflection ("disallowing" is known from "disallowed")
+    or with a hyphen ("multiline" from "multi-line")."""
     if token_set(word) & vocab:
         return True
-    return any(b + e in vocab for b in bases(word.lower()) - {word.lower()} for e in ENDINGS)
+    low = word.lower()
+    if any(f"{low[:i]}-{low[i:]}" in vocab for i in range(2, len(low) - 1)):
+        return True
+    return any(b + e in vocab for b in bases(low) - {low} for e in ENDINGS)
 
 
 def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:

@@ -64,6 +64,9 @@ class Scorer:
         # A text that writes a term in its other spelling ("color" for a question's "colour") or in
         # another inflection ("contrast" for "contrasted", "encoding" for "encoded") holds it.
         self.aliases = {v: t for t in self.weights for v in forms(t) if v != t and v not in self.weights}
+        # … or hyphenated, when the corpus writes it so ("multi-line" for "multiline")
+        self.aliases.update({v: t for t in self.weights if t.isalpha() for i in range(2, len(t) - 1)
+                             if (v := f"{t[:i]}-{t[i:]}") in idf and v not in self.weights})
 
     @staticmethod
     def tokens(text: str) -> frozenset[str]:
