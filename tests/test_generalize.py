@@ -428,6 +428,15 @@ def test_absent_words_are_the_question_words_the_corpus_never_writes():
     # ... unless the evidence writes the parts as a phrase, the last in another inflection
     assert absent_words("Which hash functions have DER-encoded OIDs?", vocab, ["the DER encoding of an OID"]) == []
     assert absent_words("Which hash functions have DER-encoded OIDs?", vocab) == ["DER-encoded"]
+    # "X-based", "X-like" are built from any X the corpus writes
+    assert absent_words("What does the hash-based mode do?", vocab) == []
+    assert absent_words("What does the glossy-based mode do?", vocab) == ["glossy-based"]
+
+
+def test_a_count_is_not_the_asked_thing():
+    from citerag.answer.asked import Head, asked_heads
+
+    assert asked_heads("Which two forms of assurance may it require?") == (Head("forms"),)
 
 
 @pytest.mark.parametrize("corpus,question,word", [

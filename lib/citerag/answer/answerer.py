@@ -110,6 +110,9 @@ def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[
 
 
 _COMPOUND = re.compile(r"\w[-_./]\w")
+# Words that make a compound adjective of any word before them.
+_SUFFIX_WORDS = frozenset("based like style related specific compatible aware free only level wide oriented "
+                          "driven enabled dependent".split())
 
 
 def _written_compound(word: str, vocab: set[str], texts: list[str]) -> bool:
@@ -120,6 +123,8 @@ def _written_compound(word: str, vocab: set[str], texts: list[str]) -> bool:
     if whole in vocab or any(b + e in vocab for b in bases(whole) for e in ENDINGS):
         return True
     parts = [x for x in re.split(r"[-_./]", word.lower()) if x]
+    if len(parts) > 1 and parts[-1] in _SUFFIX_WORDS and all(_in_corpus(x, vocab) for x in parts[:-1]):
+        return True  # "X-based", "X-like": English builds these from any X the corpus writes
     last = min(bases(parts[-1]) | {parts[-1]}, key=len)
     phrase = re.compile(r"(?<!\w)" + r"\W{0,3}".join(map(re.escape, [*parts[:-1], last])))
     return any(phrase.search(t.lower()) for t in texts)

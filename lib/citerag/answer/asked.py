@@ -252,7 +252,7 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             head = words[-1]
         elif len(words) >= 2:  # "which browsers enable X", "which assumption underlies it": a verb ends it
             # a counted noun is the subject ("which three functions make up X"), not its verb
-            counted = len(words) >= 3 and words[0].lower() in _COUNT_WORDS
+            counted = words[0].lower() in _COUNT_WORDS
             head = words[1] if counted else words[-2]
         else:
             continue
