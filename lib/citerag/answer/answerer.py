@@ -28,7 +28,7 @@ from citerag.answer.evidence import Evidence, support_score
 from citerag.answer.extractive import Draft, compose
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
-from citerag.text.inflect import ENDINGS, bases
+from citerag.text.inflect import ENDINGS, bases, hyphenations
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
@@ -68,7 +68,7 @@ def _in_corpus(word: str, vocab: set[str]) -> bool:
     if token_set(word) & vocab:
         return True
     low = word.lower()
-    if any(f"{low[:i]}-{low[i:]}" in vocab for i in range(2, len(low) - 1)):
+    if any(h in vocab for h in hyphenations(low)):
         return True
     return any(b + e in vocab for b in bases(low) - {low} for e in ENDINGS)
 

@@ -69,6 +69,12 @@ def spellings(low: str) -> set[str]:
     return out
 
 
+def hyphenations(low: str) -> list[str]:
+    """The word split once by a hyphen, every way ("multiline" → "mu-ltiline", …, "multi-line",
+    …): a corpus may write a closed compound hyphenated."""
+    return [f"{low[:i]}-{low[i:]}" for i in range(2, len(low) - 1)]
+
+
 _WORD = re.compile(r"[a-z]+")
 
 

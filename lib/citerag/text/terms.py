@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citerag.text.inflect import ENDINGS, bases, spellings
+from citerag.text.inflect import ENDINGS, bases, hyphenations, spellings
 from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
@@ -21,10 +21,11 @@ if TYPE_CHECKING:
 
 
 def forms(term: str) -> set[str]:
-    """A word's other spellings and inflections, as tokens (plural-stemmed): its bases with the
-    verb and plural endings. Words under five letters, and terms that are no plain word, keep
-    their spellings only ("uses" must not become "us")."""
-    out = {v for v in spellings(term)}
+    """A word's other spellings and, for a past participle of five letters or more, its other
+    inflections as tokens (plural-stemmed): "contrasted" → contrast, contrasting. Other words
+    keep their spellings only: "processing" is not "process" ("image processing" is a thing,
+    not an act), and "uses" must not become "us"."""
+    out = set(spellings(term))
     if len(term) < 5 or not term.isalpha() or not term.endswith("ed"):
         return out
     for b in {b for v in out for b in bases(v)}:
@@ -65,8 +66,8 @@ class Scorer:
         # another inflection ("contrast" for "contrasted", "encoding" for "encoded") holds it.
         self.aliases = {v: t for t in self.weights for v in forms(t) if v != t and v not in self.weights}
         # … or hyphenated, when the corpus writes it so ("multi-line" for "multiline")
-        self.aliases.update({v: t for t in self.weights if t.isalpha() for i in range(2, len(t) - 1)
-                             if (v := f"{t[:i]}-{t[i:]}") in idf and v not in self.weights})
+        self.aliases.update({v: t for t in self.weights if t.isalpha() for v in hyphenations(t)
+                             if v in idf and v not in self.weights})
 
     @staticmethod
     def tokens(text: str) -> frozenset[str]:
