@@ -433,6 +433,19 @@ def test_absent_words_are_the_question_words_the_corpus_never_writes():
     assert absent_words("What does the glossy-based mode do?", vocab) == ["glossy-based"]
 
 
+def test_a_paper_cited_by_a_document_is_answered_by_its_reference_entry(agents):
+    """"Which paper cited by X …" asks for a paper: "cited by" describes it (no asked event), and
+    a reference-list entry ("[16] Name A (2018) Title …") answers it without the word "paper"."""
+    from citerag.answer.asked import CUES, Head, asked_actions, asked_heads
+
+    assert asked_actions("Which paper cited by the report verified the scheme?") == ()
+    assert asked_actions("Which release added SVG output?") == ("added",)
+    assert asked_heads("Which paper cited in the report gives a proof?") == (Head("paper", "citation"),)
+    assert CUES["citation"].search("[16] Kiltz E, Lyubashevsky V (2018) A concrete treatment")
+    answered(agents, "default", "Which paper cited in the fourth-round status report predicts error floors with "
+                                "Markov models for QC-MDPC codes?", "Markov model")
+
+
 def test_a_count_is_not_the_asked_thing():
     from citerag.answer.asked import Head, asked_heads
 

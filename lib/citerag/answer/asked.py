@@ -86,6 +86,7 @@ CUES: dict[str, re.Pattern[str]] = {
     # a name written as code: camelCase, snake_case, a macro, an option, a ..variable.., a call
     "code": re.compile(r"\b[a-z]+[A-Z]\w*|\b[A-Za-z]+_\w+|\\[A-Za-z]+|(?<!\S)--?[a-z][\w-]*|"
                        r"\.\.\w+\.\.|\b\w+\(\)|<mark>"),
+    "citation": re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M),
     # a document named by its series and number: "SP 800-185", "(SP) 800-185", "FIPS 180-4", "RFC 8446"
     "document": re.compile(r"\b[A-Z]{2,6}\)?\s?\d{2,5}(?:-\d+[A-Za-z]?)*\b"),
     "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
@@ -122,7 +123,9 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                                 "variables option options flag flags".split(), "code"),
                 # "which publication/standard …" is answered by a document's number ("SP 800-185")
                 **dict.fromkeys("publication publications standard standards specification "
-                                "specifications".split(), "document")}
+                                "specifications".split(), "document"),
+                # "which paper/article/journal …" by an entry of a reference list ("[25] Name A (2016) …")
+                **dict.fromkeys("paper papers article articles journal journals".split(), "citation")}
 
 
 @dataclass(frozen=True)
@@ -268,6 +271,8 @@ _BE_FORMS = frozenset("be been being".split())
 _DEONTIC = frozenset("may must should can could might shall".split())
 _PAST_BE = frozenset("was were".split())
 _WH_WORDS = frozenset("what which who whom whose when where why how".split())
+# Prepositions after a participle that make it describe the noun before it ("the paper cited by X").
+_REDUCED_RELATIVE = frozenset("by in within from under".split())
 
 
 def _past(low: str) -> bool:
@@ -302,6 +307,8 @@ def asked_actions(question: str) -> tuple[str, ...]:
                 if lows[j] in _AUX or lows[j] in _WH_WORDS:
                     break
                 if j > i + 1 and _past(lows[j]) and lows[j - 1] not in STOPWORDS:
+                    if j + 1 < len(lows) and lows[j + 1] in _REDUCED_RELATIVE:
+                        break  # "which paper cited by X …": a participle describing the noun, not the event
                     out.append(lows[j])
                     break
     return tuple(dict.fromkeys(out))
