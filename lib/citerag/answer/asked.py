@@ -87,7 +87,7 @@ CUES: dict[str, re.Pattern[str]] = {
     "code": re.compile(r"\b[a-z]+[A-Z]\w*|\b[A-Za-z]+_\w+|\\[A-Za-z]+|(?<!\S)--?[a-z][\w-]*|"
                        r"\.\.\w+\.\.|\b\w+\(\)|<mark>"),
     "citation": re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M),
-    # a document named by its series and number: "SP 800-185", "(SP) 800-185", "FIPS 180-4", "RFC 8446"
+    # a document named by its series and number: "RFC 8446", "(TR) 101-2", "ISO 9001"
     "document": re.compile(r"\b[A-Z]{2,6}\)?\s?\d{2,5}(?:-\d+[A-Za-z]?)*\b"),
     "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
                             r"make|create|add|set|enter|open)\b", re.I),
@@ -121,7 +121,7 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 # "\\mymacro", "--quiet", "..width.."), whether or not the text says "method"
                 **dict.fromkeys("method methods function functions macro macros keyword keywords variable "
                                 "variables option options flag flags".split(), "code"),
-                # "which publication/standard …" is answered by a document's number ("SP 800-185")
+                # "which publication/standard …" is answered by a document's number ("RFC 8446")
                 **dict.fromkeys("publication publications standard standards specification "
                                 "specifications".split(), "document"),
                 # "which paper/article/journal …" by an entry of a reference list ("[25] Name A (2016) …")
