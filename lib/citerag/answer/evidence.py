@@ -87,11 +87,13 @@ def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
     (tables and algorithms often continue there). Graph findings (hits ranked "graph") take up
     to `graph_chunks` slots after the budget: they were found because they define or continue
     what the top hits name, and a budget the retrieved hits fill would drop them all."""
-    found = [h for h in hits if "graph" in getattr(h, "ranks", {})]
+    retrieved, found = [], []
+    for h in hits:
+        (found if "graph" in getattr(h, "ranks", {}) else retrieved).append(h)
     order: list[tuple[str, float]] = []
     seen: set[str] = set()
     by_doc_ordinal = {(c.doc_id, c.ordinal): c for c in store.chunks} if params.neighbours else {}
-    for h in (h for h in hits if "graph" not in getattr(h, "ranks", {})):
+    for h in retrieved:
         ids = [h.chunk_id]
         if params.neighbours:
             c = store.by_id[h.chunk_id]

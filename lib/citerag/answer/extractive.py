@@ -16,7 +16,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field, replace
 
-from citerag.answer.asked import Asked, asked, asked_heads, type_match
+from citerag.answer.asked import Asked, Head, asked, asked_heads, type_match
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
 from citerag.answer.units import Passage, Unit, passages, units
@@ -185,11 +185,11 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
 
     text_of = {e.key: e.text for e in evidence}
 
-    def take(p: Passage, part_text: str) -> None:
+    def take(p: Passage, heads: tuple[Head, ...]) -> None:
         nonlocal spent
         spent += len(p.units) - len(p.items[1:]) - sum(u.kind == "code" for u in p.units[1:])
         p = with_antecedent(with_context(p, all_units, position, params.context_sentences), all_units, position)
-        chosen.append(with_section(p, part_text, text_of))
+        chosen.append(with_section(p, heads, text_of))
 
     doc_of = {e.key: e.loc.doc_id for e in evidence}
     for n, part in enumerate(want.parts):
@@ -211,6 +211,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
                          and (not same_doc or doc_of[p.head.key] == same_doc)),
                         key=lambda x: (-x[0], x[1]))
+        heads = asked_heads(part.text)
         if not ranked or ranked[0][0] < params.min_answer_score:
             missing.append(part.text)
             scores.append(ranked[0][0] if ranked else 0.0)
@@ -221,12 +222,12 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         scores.append(top)
         types.append(passage_type(part.types, p, want.acronym))
         if not any(p.head in c.units for c in chosen):
-            take(p, part.text)
+            take(p, heads)
         elif want.multi:  # an earlier part's passage is this part's best too: its own, if one is as good
             own = next((o for s, _, o in ranked[1:] if s >= SAME_PART_SHARE * top
                         and not any(u in c.units for c in chosen for u in o.units)), None)
             if own is not None:
-                take(own, part.text)
+                take(own, heads)
         if not want.multi and runners_up:  # runners-up close to the best, within the sentence budget
             for s, _, other in ranked[1:]:
                 if s < max(params.min_answer_score, 0.6 * top) or spent >= params.max_sentences:
@@ -234,7 +235,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                 if any(u in c.units for c in chosen for u in other.units) or \
                         any(u.text == c.head.text for c in chosen for u in other.units):
                     continue
-                take(other, part.text)
+                take(other, heads)
     if not chosen:
         return Draft("", "none", scores, types, missing, best_overall)
     out: list[Unit] = []
@@ -275,8 +276,7 @@ def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n:
     out = list(p.units)
     for nxt in all_units[position[id(out[-1])] + 1:]:
         last = out[-1]
-        if len(out) - len(p.units) >= n or not (
-                nxt.key == last.key and nxt.block == last.block and last.kind == nxt.kind == "sentence"):
+        if len(out) - len(p.units) >= n or last.kind != "sentence" or not _sentence_beside(nxt, last):
             break
         out.append(nxt)
     return Passage(out) if len(out) > len(p.units) else p
@@ -296,14 +296,20 @@ def with_antecedent(p: Passage, all_units: list[Unit], position: dict[int, int])
     for _ in range(MAX_ANTECEDENTS):  # "In that case, … . In this scenario, …": follow the chain back
         i = position[id(units[0])]
         prev = all_units[i - 1] if i else None
-        if prev is None or not _LEANS_BACK.match(units[0].text) or prev in units or not (
-                prev.key == units[0].key and prev.block == units[0].block and prev.kind == "sentence"):
+        if prev is None or not _LEANS_BACK.match(units[0].text) or prev in units or \
+                not _sentence_beside(prev, units[0]):
             break
         units.insert(0, prev)
     return Passage(units) if len(units) > len(p.units) else p
 
 
-def with_section(p: Passage, part_text: str, text_of: dict[str, str]) -> Passage:
+def _sentence_beside(u: Unit, anchor: Unit) -> bool:
+    """A prose sentence of the same evidence and paragraph as `anchor`: what a passage may take
+    in front of it or after it as context."""
+    return u.kind == "sentence" and u.key == anchor.key and u.block == anchor.block
+
+
+def with_section(p: Passage, heads: tuple[Head, ...], text_of: dict[str, str]) -> Passage:
     """A passage that never names the thing asked for ("which *version* added X?") while its
     section title does ("13.1.1.22 Version 2.12.5 [2003 May 19]" over "Add X."): the answer is
     the title, so the passage is restated under it, when the title is text of its evidence (so
@@ -313,7 +319,7 @@ def with_section(p: Passage, part_text: str, text_of: dict[str, str]) -> Passage
         return p
     words = token_set(p.text)
     title = token_set(section)
-    if not any(h.word.lower() not in words and h.word.lower() in title for h in asked_heads(part_text)):
+    if not any(h.word.lower() not in words and h.word.lower() in title for h in heads):
         return p
     return Passage([replace(p.head, text=f"{section}: {p.head.text}"), *p.units[1:]])
 

@@ -145,12 +145,14 @@ _LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*", re.I)
 
 
+# A line that opens as code: a keyword ("from x.y import z") or a console prompt ("$ make").
+_CODE_START = r"^(?:(?:from|import|def|class|return)\b|[$>%] )"
 # A line of code or console input: an assignment, a call, brackets, a backslash macro, an import.
-_CODE_LINE = re.compile(r"[=(){}\[\];\\]|^(?:from|import|def|class|return)\b|^[$>%] ")
-# A code line that reads like prose ("from x.y import z", "$ make install", "save.to_file(chart,
-# 'out.png')"): an opening keyword or prompt, or a call that ends the line, shows it is code;
-# other lines that read like prose ("lang=XX: sets the language") are not.
-_CODE_OPENING = re.compile(r"^(?:(?:from|import|def|class|return)\b|[$>%] )|\w\(.*[);]$")
+_CODE_LINE = re.compile(rf"[=(){{}}\[\];\\]|{_CODE_START}")
+# A code line that reads like prose ("from x.y import z", "save.to_file(chart, 'out.png')"): its
+# opening, or a call that ends the line, shows it is code; other lines that read like prose
+# ("lang=XX: sets the language") are not.
+_CODE_OPENING = re.compile(rf"{_CODE_START}|\w\(.*[);]$")
 
 
 def _announced_code(lines: list[str], out: list[Unit], block: int) -> bool:

@@ -17,7 +17,7 @@ from citerag.core.types import Located, Location
 from citerag.retrieval import rerank
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.store import IndexStore
-from citerag.text.patterns import holds_any, query_phrases
+from citerag.text.patterns import holds_any, named_by_number, query_phrases
 from citerag.text.tokenize import tokenize
 
 
@@ -207,7 +207,7 @@ def unscoped(query: str, mentions: tuple[str, ...]) -> str:
     a query that names nothing else, keep their words."""
     out = query
     for m in mentions:
-        if any(c.isdigit() for c in m):
+        if named_by_number(m):
             out = re.sub(rf"(?:\b(?:in|of|from|under|according to)\s+(?:the\s+)?)?{re.escape(m)}(?:['’]s)?", " ", out)
     out = re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s+", " ", out)).strip()
     return out if tokenize(out) else query

@@ -90,6 +90,13 @@ def query_phrases(query: str) -> tuple[str, ...]:
     return tuple(" ".join(p.lower().split()) for p in quoted_phrases(query) if len(p.split()) >= 2)
 
 
+def named_by_number(mention: str) -> bool:
+    """A document named by its number ("SP 800-227", "RFC 8446") is where to look, not what the
+    answer says; one named by name ("in Gri") is also the topic. The term scorer and the
+    retriever's query both drop the first kind and keep the second."""
+    return any(c.isdigit() for c in mention)
+
+
 def holds_any(phrases: tuple[str, ...], text: str) -> bool:
     """Does the text hold one of the phrases verbatim (case and spacing aside)?"""
     return bool(phrases) and any(p in _spaced(text) for p in phrases)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from citerag.text.inflect import ENDINGS, bases, hyphenations, spellings
+from citerag.text.patterns import named_by_number
 from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
@@ -57,7 +58,7 @@ class Scorer:
         # A document named by its number ("SP 800-227") says where to look, not what the answer
         # says. A document named by name ("in Gri", "AMC") is also the topic, so it stays; and a
         # question that names nothing else keeps its terms.
-        named = {t for mention in qa.doc_mentions if any(c.isdigit() for c in mention) for t in tokenize(mention)}
+        named = {t for mention in qa.doc_mentions if named_by_number(mention) for t in tokenize(mention)}
         if any(t not in named for t in self.weights):
             for t in named:
                 self.weights.pop(t, None)
