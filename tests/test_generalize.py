@@ -490,3 +490,28 @@ def test_a_limit_is_stated_as_one():
 ])
 def test_a_stated_limit_is_answered(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
+
+
+def test_a_setting_named_by_its_kind_is_a_name_and_keeps_its_default():
+    """"the lines option" names a setting by a plain English word: it weighs as a name, not by the
+    word's low idf, so "lines=num sets …" outscores sentences about lines in general; a symbol after
+    the kind is the name ("the scoring parameter v"); "Default value is 1." continues the setting."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import passages, units
+    from citerag.core.types import Location
+    from citerag.text.patterns import named_by_kind
+
+    assert named_by_kind("What does the lines option of \\AMCOpen set?") == ["lines"]
+    assert named_by_kind("What does the leading parameter of setFont specify?") == ["leading"]
+    assert named_by_kind("What does the scoring parameter v mean?") == []
+    assert named_by_kind("What does the strict option require?") == ["strict"]
+    assert named_by_kind("Which option sets the lines?") == []
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1),
+                        "lines=num sets the number of lines for the answer. Default value is 1."))
+    assert [u.text for u in passages(us)[0].units] == ["lines=num sets the number of lines for the answer.",
+                                                        "Default value is 1."]
+
+
+def test_a_setting_named_by_its_kind_is_answered_with_its_default(agents):
+    r = ask(agents, "tech-manuals", "What does the lineheight option of \\AMCOpen set, and what is its default value?")
+    assert "sets the height of each line" in r.answer.answer and "1cm" in r.answer.answer

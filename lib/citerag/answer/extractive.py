@@ -23,7 +23,7 @@ from citerag.answer.units import Passage, Unit, passages, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.retrieval.rerank import is_overview
-from citerag.text.patterns import IO_LINE, PERSONAL_PRONOUNS, holds_any, identifiers, query_phrases
+from citerag.text.patterns import IO_LINE, PERSONAL_PRONOUNS, holds_any, identifiers, named_by_kind, query_phrases
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set
 
@@ -82,7 +82,7 @@ def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
     own = identifiers(text)
     words = tuple(dict.fromkeys(content_words(text)))
     extra = [] if not own and len(words) >= OWN_SUBJECT_WORDS else \
-        [i for i in qa.identifiers if i.lower() not in text.lower()]
+        [i for i in (*qa.identifiers, *named_by_kind(qa.text)) if i.lower() not in text.lower()]
     return dataclasses.replace(qa, text=" ".join([text, *extra]), identifiers=tuple(own),
                                content_words=words)
 
@@ -93,13 +93,15 @@ _DEFINES_AFTER = r"\s*(?::|—|–|=|\(|\bis\b|\bare\b|\bmeans\b)"
 def names(qa: QueryAnalysis, ordinary: frozenset[str]) -> list[str]:
     """The names a question asks about, as opposed to its ordinary words: identifiers, words
     plain English does not have ("horiz", "ShuffleQuestions"), capitalised words inside the
-    sentence ("the Lang option") and one- or two-letter symbols ("parameter v")."""
+    sentence ("the Lang option"), one- or two-letter symbols ("parameter v") and words named by
+    their kind ("the lines option")."""
     out = list(qa.identifiers)
     # The words inside an identifier are not names of their own: "Codec.open" does not ask
     # about "Codec", so a passage defining that would not answer it.
     text = qa.text
     for ident in sorted(qa.identifiers, key=len, reverse=True):
         text = re.sub(rf"(?<![\w-]){re.escape(ident)}(?![\w-])", " ", text, flags=re.I)
+    out += named_by_kind(text)
     words = re.findall(r"[A-Za-z][\w-]*", text)
     for i, w in enumerate(words):
         low = w.lower()

@@ -31,7 +31,7 @@ from citerag.text.sentences import split_prose
 _CONTINUES = re.compile(
     r"^(?:it|its|this|these|they|their|those|such|thus|hence|therefore|then|here|if|when|otherwise|"
     r"in (?:this|that|such) case|for (?:example|instance)|e\.g\.|each|both|the (?:latter|former|result)|"
-    r"defaults? (?:to|is)|default:|the default (?:is|value))\b",
+    r"defaults? (?:to|is)|default:|(?:the )?default (?:is|value))\b",
     re.I)
 # A numbered section title standing alone as a paragraph ("4.2 Page breaks", "3.10.1 Retry policy").
 _SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\.?\s+\S[^.!?]{0,80}$")
@@ -43,7 +43,7 @@ _MARK = re.compile(r"^(?:(?:•|[-*](?=\s))\s*)+")
 # Words in a list item short enough to be one entry of a list rather than a statement of its own;
 # chaining long items would make a passage that matches any question.
 _SHORT_ITEM = 15
-_DEFAULT = re.compile(r"^(?:defaults? (?:to|is)|default:|the default (?:is|value))\b", re.I)
+_DEFAULT = re.compile(r"^(?:defaults? (?:to|is)|default:|(?:the )?default (?:is|value))\b", re.I)
 # A sentence that announces what follows: ends with a colon, or stops on a linking word.
 _ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|includes))\s*$", re.I)
 

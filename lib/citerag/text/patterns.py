@@ -51,6 +51,20 @@ QUALIFIED_NAME = re.compile(r"(?<![\w.-])([A-Za-z][\w-]*[A-Za-z0-9])\.([A-Za-z_]
 # ".gitignore" and "obj .method" stay as written.
 SPACED_MEMBER = re.compile(r"(?<![\w.-])([A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*[A-Za-z0-9)]) \.(?=[A-Z][a-z])")
 
+_NAMED_BY_KIND = re.compile(
+    r"\bthe\s+([A-Za-z][\w-]*)\s+(?:option|parameter|argument|property|attribute|field|flag|keyword|setting|"
+    r"variable)s?\b(?:\s+([\w.-]+))?", re.I)
+_SYMBOL = re.compile(r"[A-Za-z]{1,2}|[A-Z][\w-]*|[\w-]*[\d_.][\w.-]*")
+
+
+def named_by_kind(text: str) -> list[str]:
+    """Words a question names by their kind ("the lines option", "the leading parameter", "the
+    ordered flag"): a setting's name, even when it is a plain English word. When a symbol follows
+    the kind ("the scoring parameter v"), the symbol is the name and the word before describes it."""
+    return [m.group(1) for m in _NAMED_BY_KIND.finditer(text) if m.group(1).lower() not in STOPWORDS
+            and not (m.group(2) and m.group(2).lower() not in STOPWORDS and _SYMBOL.fullmatch(m.group(2)))]
+
+
 # Technical identifiers: contain a digit, a hyphen/dot/underscore between letters (snake_case
 # names such as `sign_internal`), or are all-caps acronyms.
 IDENTIFIER = re.compile(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from citerag.text.inflect import ENDINGS, bases, hyphenations, spellings
-from citerag.text.patterns import named_by_number
+from citerag.text.patterns import named_by_kind, named_by_number
 from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
@@ -55,6 +55,11 @@ class Scorer:
             self.weights[t] = self.weights.get(t, 1.0) * 3
         for a in qa.anchors:
             self.weights[a] = self.weights.get(a, 1.0) * 3
+        # A plain word named by its kind ("the lines option") is a setting's name: it counts as an
+        # identifier does, not by its low idf as an English word.
+        for t in {t for w in named_by_kind(qa.text) for t in tokenize(w)} - {i.lower() for i in qa.identifiers}:
+            if t in self.weights:
+                self.weights[t] *= 3
         # A document named by its number ("SP 800-227") says where to look, not what the answer
         # says. A document named by name ("in Gri", "AMC") is also the topic, so it stays; and a
         # question that names nothing else keeps its terms.
