@@ -515,3 +515,24 @@ def test_a_setting_named_by_its_kind_is_a_name_and_keeps_its_default():
 def test_a_setting_named_by_its_kind_is_answered_with_its_default(agents):
     r = ask(agents, "tech-manuals", "What does the lineheight option of \\AMCOpen set, and what is its default value?")
     assert "sets the height of each line" in r.answer.answer and "1cm" in r.answer.answer
+
+
+def test_a_two_column_cell_wrapped_over_lines_is_one_unit():
+    """A reference list laid out as a two-column table wraps each entry over several lines; the
+    lines after a row are the rest of its cell, so the entry is cited whole (its number included)."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    us = units(Evidence("c1", Location("d::p9::c0", "d", 9, 9),
+                        "[STD7] | Standards Office (2001) Advanced Widget Standard\n(AWS). (Dept of Things),\n"
+                        "Standards Publication STD 7-1.\n[STD8] | Standards Office (2004) Widget Hashing\n"
+                        "Standard. Standards Publication STD 8."))
+    assert [u.text for u in us] == [
+        "[STD7]: Standards Office (2001) Advanced Widget Standard (AWS). (Dept of Things), Standards Publication STD 7-1.",
+        "[STD8]: Standards Office (2004) Widget Hashing Standard. Standards Publication STD 8."]
+
+
+def test_a_reference_entry_wrapped_over_lines_answers_with_its_number(agents):
+    answered(agents, "default", "In NIST IR 8547's references, which FIPS number is the Advanced Encryption Standard?",
+             "FIPS 197")

@@ -74,7 +74,8 @@ def units(ev: Evidence) -> list[Unit]:
 
     for block, para in enumerate(re.split(r"\n\s*\n", ev.text)):
         # Contents-list lines ("Algorithm 19 | ML-KEM.KeyGen() . . . 35") state nothing.
-        lines = [ln.strip() for ln in para.split("\n") if ln.strip() and not _DOT_LEADER.search(ln)]
+        lines = _join_wrapped_cells([ln.strip() for ln in para.split("\n")
+                                     if ln.strip() and not _DOT_LEADER.search(ln)])
         header, caption = None, ""
         if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in own_titles:
             # A later section inside the same chunk: its sentences are read under its own title.
@@ -136,6 +137,20 @@ def units(ev: Evidence) -> list[Unit]:
                     # The line that says what an algorithm does is read under its title (the
                     # algorithm's name is there, not in the line).
                     add(s, "sentence", algo if out and out[-1].kind == "title" else "", item=item)
+    return out
+
+
+def _join_wrapped_cells(lines: list[str]) -> list[str]:
+    """A two-column table's cell wrapped over several lines ("[FIPS198] | … The Keyed-Hash" then
+    "Message Authentication Code (HMAC). …"): the lines after a row are the rest of its second
+    cell, not sentences of their own, up to the next row or a line of another structure."""
+    out: list[str] = []
+    for ln in lines:
+        if (out and out[-1].count(" | ") == 1 and " | " not in ln and not ln.startswith("#")
+                and not any(p.match(ln) for p in (_CAPTION, _ALGO, _STEP, _BULLET, _SECTION))):
+            out[-1] = f"{out[-1]} {ln}"
+        else:
+            out.append(ln)
     return out
 
 
