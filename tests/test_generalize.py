@@ -536,3 +536,21 @@ def test_a_two_column_cell_wrapped_over_lines_is_one_unit():
 def test_a_reference_entry_wrapped_over_lines_answers_with_its_number(agents):
     answered(agents, "default", "In NIST IR 8547's references, which FIPS number is the Advanced Encryption Standard?",
              "FIPS 197")
+
+
+def test_a_list_that_announces_its_count_takes_that_many_items():
+    """"… consists of three functions:" then three long items, one to a paragraph: all three are the
+    answer (a list without its count takes only short items, so it cannot gather any text)."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import announced_count, passages, units
+    from citerag.core.types import Location
+
+    assert announced_count("This API consists of three functions:") == 3
+    assert announced_count("It can take one of 2 forms:") == 2 and announced_count("The options are:") == 0
+    long = "and updates the state of the context accordingly before it returns to the caller"
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1),
+                        f"This API consists of three functions:\n\n- Start() Initializes a context {long}.\n\n"
+                        f"- Feed(x) Injects data to be used in the first phase {long}.\n\n"
+                        f"- Drain(n) Extracts n output bytes of the second phase {long}.\n\nOther text follows here now."))
+    assert [u.text[:6] for u in passages(us)[0].units] == ["This A", "Start(", "Feed(x", "Drain("]
+

@@ -217,16 +217,30 @@ class Passage:
         return [u for u in self.units[1:] if u.item]
 
 
+# A list announced with its count ("… consists of three functions:"): that many items follow.
+_COUNTED = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|[2-9]|10)\s+(?:[\w-]+\s+){0,2}[\w-]+\s*:\s*$",
+                      re.I)
+_NUMBERS = {w: n for n, w in enumerate("two three four five six seven eight nine ten".split(), start=2)}
+
+
+def announced_count(text: str) -> int:
+    """How many items a sentence announces ("… the following three stages:" → 3), else 0."""
+    m = _COUNTED.search(text)
+    return 0 if not m else int(m.group(1)) if m.group(1).isdigit() else _NUMBERS[m.group(1).lower()]
+
+
 def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
-    """One passage per unit: the unit and up to `max_follow` units that continue it."""
+    """One passage per unit: the unit and up to `max_follow` units that continue it; a list that
+    announces its count takes that many items, however long."""
     out = []
     for i, u in enumerate(all_units):
         chain = [u]
         listing = u.kind == "sentence" and bool(_ANNOUNCES.search(u.text))  # "… are:" then the items
-        for nxt in all_units[i + 1: i + 1 + max_follow]:
+        count = announced_count(u.text) if listing else 0
+        for nxt in all_units[i + 1: i + 1 + max(max_follow, count)]:
             if not (continues(chain[-1], nxt) or (listing and continues(u, nxt)) or
                     (listing and nxt.item and chain[-1].item and nxt.key == u.key
-                     and len(nxt.text.split()) <= _SHORT_ITEM)):
+                     and (len(nxt.text.split()) <= _SHORT_ITEM or len(chain) <= count))):
                 break
             chain.append(nxt)
         out.append(Passage(chain))
