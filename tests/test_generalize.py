@@ -554,3 +554,10 @@ def test_a_list_that_announces_its_count_takes_that_many_items():
                         f"- Drain(n) Extracts n output bytes of the second phase {long}.\n\nOther text follows here now."))
     assert [u.text[:6] for u in passages(us)[0].units] == ["This A", "Start(", "Feed(x", "Drain("]
 
+
+
+def test_a_later_part_naming_its_own_thing_does_not_carry_the_first_parts_identifier(agents):
+    """"…, and what is a key-encapsulation mechanism?" names its own thing: carrying ML-KEM-1024 from
+    the first part made the first part's sentence win again, and the second part went unanswered."""
+    r = ask(agents, "default", "Which security category is ML-KEM-1024 in, and what is a key-encapsulation mechanism?")
+    assert "security category 5" in r.answer.answer and "set of algorithms" in r.answer.answer, r.answer.answer

@@ -76,16 +76,22 @@ def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
     comments about it be submitted?", a carried X counted three times would pick X's sentence
     again over the one that states the address. A part that names its own subject ("what is
     done with the partial results once they are all computed?") does not keep them: the rare
-    identifier of the first part would outweigh its own words."""
+    identifier of the first part would outweigh its own words. Nor does a part that names a
+    thing of its own, an identifier or a capitalised name ("…, and which transformation gives
+    message-bound signatures?" is not about the first part's parameter sets), unless it points
+    back with a pronoun."""
     if text == qa.text:
         return qa
     own = identifiers(text)
     words = tuple(dict.fromkeys(content_words(text)))
-    extra = [] if not own and len(words) >= OWN_SUBJECT_WORDS else \
+    named = bool(own) or bool(_INNER_NAME.search(text))
+    extra = [] if (not own and len(words) >= OWN_SUBJECT_WORDS) or (named and not _REFERS_BACK.search(text)) else \
         [i for i in (*qa.identifiers, *named_by_kind(qa.text)) if i.lower() not in text.lower()]
     return dataclasses.replace(qa, text=" ".join([text, *extra]), identifiers=tuple(own),
                                content_words=words)
 
+
+_INNER_NAME = re.compile(r"(?<=\w )[A-Z][a-z]")  # a capitalised word inside a part: a name of its own
 
 _DEFINES_AFTER = r"\s*(?::|—|–|=|\(|\bis\b|\bare\b|\bmeans\b)"
 
