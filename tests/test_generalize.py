@@ -561,3 +561,16 @@ def test_a_later_part_naming_its_own_thing_does_not_carry_the_first_parts_identi
     the first part made the first part's sentence win again, and the second part went unanswered."""
     r = ask(agents, "default", "Which security category is ML-KEM-1024 in, and what is a key-encapsulation mechanism?")
     assert "security category 5" in r.answer.answer and "set of algorithms" in r.answer.answer, r.answer.answer
+
+
+@pytest.mark.parametrize("question, answerable", [
+    ("On what date did FIPS 204 become effective?", True),
+    ("On what date was FIPS 204 withdrawn?", False),
+])
+def test_a_date_is_found_by_its_event_not_by_the_word_date(agents, question, answerable):
+    """"Effective: August 13, 2024" never says "date": the word names the answer's type, and the
+    date shows it. The event must still be stated: a withdrawal the documents never mention is refused."""
+    r = ask(agents, "default", question)
+    assert r.answer.refused is not answerable
+    if answerable:
+        assert "August 13, 2024" in r.answer.answer

@@ -91,6 +91,19 @@ def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
                                content_words=words)
 
 
+def _without_date_heads(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnalysis:
+    """The part without the word that names a date as its answer ("On what *date* did X become
+    effective?"): a date is stated by the date itself ("Effective: August 13, 2024"), so the word
+    would only favour sentences about dates in general; the answer type still demands a date."""
+    typed = [h.word for h in heads if h.type == "date"]
+    if not typed:
+        return qa
+    text = qa.text
+    for w in typed:
+        text = re.sub(rf"(?<![\w-]){re.escape(w)}(?![\w-])", " ", text, count=1)
+    return dataclasses.replace(qa, text=text)
+
+
 _INNER_NAME = re.compile(r"(?<=\w )[A-Z][a-z]")  # a capitalised word inside a part: a name of its own
 
 _DEFINES_AFTER = r"\s*(?::|—|–|=|\(|\bis\b|\bare\b|\bmeans\b)"
@@ -202,7 +215,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     doc_of = {e.key: e.loc.doc_id for e in evidence}
     for n, part in enumerate(want.parts):
         quoted = query_phrases(part.text)
-        pqa = _part_qa(qa, part.text)
+        heads = asked_heads(part.text)
+        pqa = _without_date_heads(_part_qa(qa, part.text), heads)
         score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
         side = _side_name(part.topic)
         # A later part about the same thing ("… and what is its default value?") is answered in the
@@ -219,7 +233,6 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
                          and (not same_doc or doc_of[p.head.key] == same_doc)),
                         key=lambda x: (-x[0], x[1]))
-        heads = asked_heads(part.text)
         if not ranked or ranked[0][0] < params.min_answer_score:
             missing.append(part.text)
             scores.append(ranked[0][0] if ranked else 0.0)
