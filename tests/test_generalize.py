@@ -574,3 +574,12 @@ def test_a_date_is_found_by_its_event_not_by_the_word_date(agents, question, ans
     assert r.answer.refused is not answerable
     if answerable:
         assert "August 13, 2024" in r.answer.answer
+
+
+
+def test_what_happens_to_asks_for_no_list():
+    """"What happens to X" asks what is done to X; "happens" is a verb, not a plural head. Read as a
+    list question, every answer sentence lost half its score for not being a list."""
+    assert "list" not in answer_types("What happens to an rgb component value greater than 1?")
+    assert "list" not in answer_types("What becomes of a component greater than 1?")
+    assert "list" in answer_types("What are the layers of the design?")

@@ -48,7 +48,8 @@ TYPES: dict[str, re.Pattern[str]] = {
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
-                       r"(?:(?!(?:does|is|are|was|were|has|have|do|did)\b)[\w-]+ ){0,3}(?!does\b|has\b|was\b|steps\b)"
+                       r"(?:(?!(?:does|is|are|was|were|has|have|do|did)\b)[\w-]+ ){0,3}"
+                       r"(?!does\b|has\b|was\b|steps\b|happens\b|becomes\b)"
                        r"[a-z]{3,}s\b"
                        # a verb, not a plural head, when an article follows ("which tag resets a counter")
                        r"(?! (?:is|was|does|did|a|an|the|its|their|each|every)\b)", re.I),
