@@ -81,14 +81,13 @@ def test_an_option_default_stated_in_the_next_sentence_is_part_of_the_answer():
 def test_the_sentence_after_the_matching_one_is_read_with_it():
     """Documents often name the topic in one sentence and state the fact in the next; the next
     sentence of the same paragraph comes with the chosen one (answer.context_sentences), and only
-    from the same paragraph. One sentence of budget: the next sentence is read as context, not
-    taken as a runner-up of its own."""
+    from the same paragraph."""
     ev = [_ev("c1", "The pagesize option sets the size of each output page. Valid values are A4, letter and "
                     "legal.\n\nThe margin option sets the blank border around the page body.")]
     idf = {"pagesize": 4.0, "option": 1.0, "size": 1.5, "page": 0.5, "set": 0.3, "output": 1.0, "margin": 4.0}
     q = analyse("What sizes can the pagesize option set for output pages?")
-    with_next = answer_from_evidence(q, ev, AnswerParams(max_sentences=1), idf, set(idf))
-    alone = answer_from_evidence(q, ev, AnswerParams(context_sentences=0, max_sentences=1), idf, set(idf))
+    with_next = answer_from_evidence(q, ev, AnswerParams(), idf, set(idf))
+    alone = answer_from_evidence(q, ev, AnswerParams(context_sentences=0), idf, set(idf))
     assert not with_next.refused and "A4, letter and legal" in with_next.answer, with_next.notes
     assert not alone.refused and "A4" not in alone.answer
     assert "margin" not in with_next.answer

@@ -583,22 +583,3 @@ def test_what_happens_to_asks_for_no_list():
     assert "list" not in answer_types("What happens to an rgb component value greater than 1?")
     assert "list" not in answer_types("What becomes of a component greater than 1?")
     assert "list" in answer_types("What are the layers of the design?")
-
-
-def test_a_sentence_is_read_after_the_sentence_before_it():
-    """"Values greater than 1 are clipped to 1." names neither the command nor the colour: the
-    sentence before it does, and outscored it. Read after it, the statement wins."""
-    from citerag.answer.evidence import Evidence
-    from citerag.answer.extractive import compose
-    from citerag.core.params import AnswerParams
-    from citerag.core.types import Location
-    from citerag.retrieval.query import analyse
-
-    ev = [Evidence("c1", Location("d::p1::c0", "d", 1, 1),
-                   "In the set color rgb style, set the individual color components as indicated. Values "
-                   "less than 0 are clipped to 0; values greater than 1 are clipped to 1.\n\n"
-                   "For example, rgb 1 0 0 is a pure red.")]
-    q = "What happens to an rgb color component value greater than 1 in the set color command?"
-    idf = {w: 1.0 for w in "rgb color component value greater set command clipped style example".split()}
-    draft = compose(analyse(q), ev, AnswerParams(), idf)
-    assert draft.text.startswith("Values less than 0 are clipped to 0"), draft.text

@@ -13,7 +13,6 @@ construction; the verifier still checks it like any other backend's output.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -139,18 +138,17 @@ def defines_name(text: str, wanted: list[str]) -> bool:
     return any(re.match(rf"{re.escape(n)}\b{_DEFINES_AFTER}", head, re.I) for n in wanted)
 
 
-def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, acronym: str = "",
-                  lead: str = "") -> float:
+def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, acronym: str = "") -> float:
     """Weighted term share of the passage, and of the passage read under its section heading
     and, for an algorithm's description line, its title (a section titled with the question's
-    terms answers it in its own sentences, which need not repeat them) and after `lead`, the
-    sentence before it; halved when the passage cannot be of the wanted answer type; a small
-    tie-break for evidence ranked higher by retrieval."""
+    terms answers it in its own sentences, which need not repeat them); halved when the passage
+    cannot be of the wanted answer type; a small tie-break for evidence ranked higher by
+    retrieval."""
     text = p.text
     if p.items:  # a list: its head with its best item, so a long list does not gather every term
         text = max((f"{p.head.text} {u.text}" for u in p.items), key=score)
     own = score(text)
-    context = " ".join(x for x in (p.head.heading, p.head.group, lead) if x)
+    context = " ".join(x for x in (p.head.heading, p.head.group) if x)
     under = score(f"{context} {text}") if context else own
     h, t = HEADING_SHARE, TYPE_PENALTY
     return ((1 - h) * own + h * under) * (1 - t + t * passage_type(types, p, acronym)) + 0.02 / (1 + rank)
@@ -207,11 +205,6 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     spent = 0  # sentence budget used: a list's items count once, context sentences and code not at all
 
     text_of = {e.key: e.text for e in evidence}
-    # The sentence before, in the same paragraph, is read with a passage as its context: a fact is
-    # often stated in the sentence after the one that names its subject ("In the set color rgb
-    # style, set the components as indicated. Values greater than 1 are clipped to 1.").
-    lead = {id(b): a.text for a, b in itertools.pairwise(all_units)
-            if a.key == b.key and a.block == b.block and a.kind == b.kind == "sentence"}
 
     def take(p: Passage, heads: tuple[Head, ...]) -> None:
         nonlocal spent
@@ -231,8 +224,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         same_doc = doc_of[chosen[0].head.key] if n and chosen and not part.topic and _REFERS_BACK.search(
             part.text) else ""
         section = chosen[0].head.heading if same_doc else None
-        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym,
-                                        lead.get(id(p.head), ""))
+        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, wanted) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
