@@ -583,3 +583,17 @@ def test_what_happens_to_asks_for_no_list():
     assert "list" not in answer_types("What happens to an rgb component value greater than 1?")
     assert "list" not in answer_types("What becomes of a component greater than 1?")
     assert "list" in answer_types("What are the layers of the design?")
+
+
+def test_an_enumeration_continues_through_its_ordinals():
+    """"… two types of operations. The first type draws … The second type changes …": the
+    ordinals continue the sentence that counts them, so both types are read together."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import passages, units
+    from citerag.core.types import Location
+
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1),
+                        "There are essentially two types of operations performed on a board. The first type "
+                        "places something on the board such as a token or a tile. The second type changes the "
+                        "state of the board such as its current colour or size."))
+    assert [u.text[:15] for u in passages(us)[0].units] == ["There are essen", "The first type ", "The second type"]

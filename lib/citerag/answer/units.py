@@ -27,10 +27,12 @@ from citerag.text.patterns import TABLE_CAPTION as _CAPTION
 from citerag.text.sentences import split_prose
 
 # A sentence that leans on the one before it: a pronoun or connective subject, a condition on
-# the same setting, an example of it, or its default ("--density d sets … . Defaults to 300.").
+# the same setting, an example of it, its default ("--density d sets … . Defaults to 300."), or
+# the next of an enumeration ("… two types of operations. The first type … The second type …").
 _CONTINUES = re.compile(
     r"^(?:it|its|this|these|they|their|those|such|thus|hence|therefore|then|here|if|when|otherwise|"
     r"in (?:this|that|such) case|for (?:example|instance)|e\.g\.|each|both|the (?:latter|former|result)|"
+    r"the (?:first|second|third|fourth|other|last) (?=\w+ )|(?:secondly|thirdly|finally|lastly),|"
     r"defaults? (?:to|is)|default:|(?:the )?default (?:is|value))\b",
     re.I)
 # A numbered section title standing alone as a paragraph ("4.2 Page breaks", "3.10.1 Retry policy").
