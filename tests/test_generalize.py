@@ -597,3 +597,19 @@ def test_an_enumeration_continues_through_its_ordinals():
                         "places something on the board such as a token or a tile. The second type changes the "
                         "state of the board such as its current colour or size."))
     assert [u.text[:15] for u in passages(us)[0].units] == ["There are essen", "The first type ", "The second type"]
+
+
+def test_a_name_of_letters_and_digits_is_known_only_whole():
+    """"BLAKE3" is not known because the corpus writes "3" (or "blake"): its pieces are no name.
+    Written with a hyphen ("SHA-256" for "SHA256") it is known."""
+    from citerag.answer.answerer import unknown_terms
+
+    vocab = {"blake", "3", "2", "b", "parameter", "set", "instantiated", "sha-256", "oid", "use"}
+    assert unknown_terms("Which parameter sets are instantiated with BLAKE3?", vocab) == ["BLAKE3"]
+    assert unknown_terms("Which OID does BLAKE2b use?", vocab) == ["BLAKE2b"]
+    assert unknown_terms("Which OID does SHA256 use?", vocab) == []
+
+
+def test_a_near_miss_naming_an_unwritten_hash_is_refused(agents):
+    r = ask(agents, "default", "Which SLH-DSA parameter sets are instantiated with BLAKE2s?")
+    assert r.answer.refused, r.answer.answer

@@ -62,12 +62,18 @@ def _ordinary(low: str, common_words: frozenset[str]) -> bool:
     return any(f in common_words for f in forms if len(f) >= 3)
 
 
+_ALNUM_NAME = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]+")  # letters and digits, nothing else
+
+
 def _in_corpus(word: str, vocab: set[str]) -> bool:
     """The corpus writes the word in some inflection ("disallowing" is known from "disallowed")
-    or with a hyphen ("multiline" from "multi-line")."""
+    or with a hyphen ("multiline" from "multi-line"). A name that mixes letters and digits
+    ("BLAKE3") is known only whole: the corpus writing "3" does not make it known."""
+    low = word.lower()
+    if _ALNUM_NAME.fullmatch(low):
+        return low in vocab or any(h in vocab for h in hyphenations(low))  # "sha256" written "SHA-256"
     if token_set(word) & vocab:
         return True
-    low = word.lower()
     if any(h in vocab for h in hyphenations(low)):
         return True
     return any(b + e in vocab for b in bases(low) - {low} for e in ENDINGS)
