@@ -68,7 +68,7 @@ _ALNUM_NAME = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]+")  # letters and dig
 def _in_corpus(word: str, vocab: set[str]) -> bool:
     """The corpus writes the word in some inflection ("disallowing" is known from "disallowed")
     or with a hyphen ("multiline" from "multi-line"). A name that mixes letters and digits
-    ("BLAKE3") is known only whole: the corpus writing "3" does not make it known."""
+    ("ZETA3") is known only whole: the corpus writing "3" does not make it known."""
     low = word.lower()
     if _ALNUM_NAME.fullmatch(low):
         return low in vocab or any(h in vocab for h in hyphenations(low))  # "sha256" written "SHA-256"

@@ -77,9 +77,9 @@ def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
     again over the one that states the address. A part that names its own subject ("what is
     done with the partial results once they are all computed?") does not keep them: the rare
     identifier of the first part would outweigh its own words. Nor does a part that names a
-    thing of its own, an identifier or a capitalised name ("…, and which transformation gives
-    message-bound signatures?" is not about the first part's parameter sets), unless it points
-    back with a pronoun."""
+    thing of its own, an identifier or a capitalised name ("Which level is X-3 in, and what is
+    a round-trip check?" asks its second part about the check, not X-3), unless it points back
+    with a pronoun."""
     if text == qa.text:
         return qa
     own = identifiers(text)
@@ -93,7 +93,7 @@ def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
 
 def _without_date_heads(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnalysis:
     """The part without the word that names a date as its answer ("On what *date* did X become
-    effective?"): a date is stated by the date itself ("Effective: August 13, 2024"), so the word
+    effective?"): a date is stated by the date itself ("Effective: March 2, 2021"), so the word
     would only favour sentences about dates in general; the answer type still demands a date."""
     typed = [h.word for h in heads if h.type == "date"]
     if not typed:
@@ -113,7 +113,7 @@ def names(qa: QueryAnalysis, ordinary: frozenset[str]) -> list[str]:
     """The names a question asks about, as opposed to its ordinary words: identifiers, words
     plain English does not have ("horiz", "ShuffleQuestions"), capitalised words inside the
     sentence ("the Lang option"), one- or two-letter symbols ("parameter v") and words named by
-    their kind ("the lines option")."""
+    their kind ("the margin option")."""
     out = list(qa.identifiers)
     # The words inside an identifier are not names of their own: "Codec.open" does not ask
     # about "Codec", so a passage defining that would not answer it.

@@ -28,7 +28,7 @@ from citerag.text.sentences import split_prose
 
 # A sentence that leans on the one before it: a pronoun or connective subject, a condition on
 # the same setting, an example of it, its default ("--density d sets … . Defaults to 300."), or
-# the next of an enumeration ("… two types of operations. The first type … The second type …").
+# the next of an enumeration ("… two kinds of steps. The first kind … The second kind …").
 _CONTINUES = re.compile(
     r"^(?:it|its|this|these|they|their|those|such|thus|hence|therefore|then|here|if|when|otherwise|"
     r"in (?:this|that|such) case|for (?:example|instance)|e\.g\.|each|both|the (?:latter|former|result)|"
@@ -143,9 +143,9 @@ def units(ev: Evidence) -> list[Unit]:
 
 
 def _join_wrapped_cells(lines: list[str]) -> list[str]:
-    """A two-column table's cell wrapped over several lines ("[FIPS198] | … The Keyed-Hash" then
-    "Message Authentication Code (HMAC). …"): the lines after a row are the rest of its second
-    cell, not sentences of their own, up to the next row or a line of another structure."""
+    """A two-column table's cell wrapped over several lines ("[STD7] | … The Advanced Widget" then
+    "Standard (AWS). … STD 7-1."): the lines after a row are the rest of its second cell, not
+    sentences of their own, up to the next row or a line of another structure."""
     out: list[str] = []
     for ln in lines:
         if (out and out[-1].count(" | ") == 1 and " | " not in ln and not ln.startswith("#")

@@ -58,9 +58,9 @@ _SYMBOL = re.compile(r"[A-Za-z]{1,2}|[A-Z][\w-]*|[\w-]*[\d_.][\w.-]*")
 
 
 def named_by_kind(text: str) -> list[str]:
-    """Words a question names by their kind ("the lines option", "the leading parameter", "the
-    ordered flag"): a setting's name, even when it is a plain English word. When a symbol follows
-    the kind ("the scoring parameter v"), the symbol is the name and the word before describes it."""
+    """Words a question names by their kind ("the margin option", "the width parameter", "the
+    strict flag"): a setting's name, even when it is a plain English word. When a symbol follows
+    the kind ("the weight parameter w"), the symbol is the name and the word before describes it."""
     return [m.group(1) for m in _NAMED_BY_KIND.finditer(text) if m.group(1).lower() not in STOPWORDS
             and not (m.group(2) and m.group(2).lower() not in STOPWORDS and _SYMBOL.fullmatch(m.group(2)))]
 

@@ -55,7 +55,7 @@ class Scorer:
             self.weights[t] = self.weights.get(t, 1.0) * 3
         for a in qa.anchors:
             self.weights[a] = self.weights.get(a, 1.0) * 3
-        # A plain word named by its kind ("the lines option") is a setting's name: it counts as an
+        # A plain word named by its kind ("the margin option") is a setting's name: it counts as an
         # identifier does, not by its low idf as an English word.
         for t in {t for w in named_by_kind(qa.text) for t in tokenize(w)} - {i.lower() for i in qa.identifiers}:
             if t in self.weights:
