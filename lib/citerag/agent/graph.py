@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from citerag.build.chunk import Chunk
+from citerag.text.patterns import as_word
 
 _REF = re.compile(r"\b(Algorithm|Table|Section|Sec\.)\s+(\d+(?:\.\d+)*)\b")
 _GLOSSARY = re.compile(r"terms|definitions|glossary|acronyms", re.I)
@@ -59,7 +60,7 @@ def build_graph(chunks: list[Chunk], max_terms_per_chunk: int = 5) -> nx.MultiDi
                     cells = line.split(" | ")
                     if len(cells) == 2 and 3 <= len(cells[0]) <= 40:
                         terms.setdefault((doc, cells[0].strip().lower()), c.chunk_id)
-    term_patterns = {doc: [(t, re.compile(rf"(?<![\w-]){re.escape(t)}(?![\w-])"))
+    term_patterns = {doc: [(t, re.compile(as_word(t)))
                            for (d, t) in terms if d == doc and (" " in t or len(t) >= 5)]
                      for doc in by_doc}
     for c in chunks:

@@ -70,11 +70,11 @@ def _in_corpus(word: str, vocab: set[str]) -> bool:
     or with a hyphen ("multiline" from "multi-line"). A name that mixes letters and digits
     ("ZETA3") is known only whole: the corpus writing "3" does not make it known."""
     low = word.lower()
-    if _ALNUM_NAME.fullmatch(low):
-        return low in vocab or any(h in vocab for h in hyphenations(low))  # "sha256" written "SHA-256"
-    if token_set(word) & vocab:
+    if any(h in vocab for h in hyphenations(low)):  # "multi-line", "sha-256" for "sha256"
         return True
-    if any(h in vocab for h in hyphenations(low)):
+    if _ALNUM_NAME.fullmatch(low):
+        return low in vocab
+    if token_set(word) & vocab:
         return True
     return any(b + e in vocab for b in bases(low) - {low} for e in ENDINGS)
 

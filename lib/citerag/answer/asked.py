@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from citerag.text.inflect import IRREGULAR, says_word, spellings
-from citerag.text.patterns import NUMBERED_VARIANT, quoted_phrases
+from citerag.text.patterns import NUMBER_WORDS, NUMBERED_VARIANT, quoted_phrases
 from citerag.text.tokenize import STOPWORDS, stem, token_set
 
 TYPES: dict[str, re.Pattern[str]] = {
@@ -113,7 +113,7 @@ _EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part tim
                          "role meaning".split())
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _COPULA = frozenset("is are was were".split())
-_COUNT_WORDS = frozenset("two three four five six seven eight nine ten several many few".split())
+_COUNT_WORDS = frozenset(NUMBER_WORDS) | {"several", "many", "few"}
 # Heads that name an answer type: the answer shows the type's cue instead of the word.
 _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".split(), "date"),
                 **dict.fromkeys("size sizes length lengths value values number numbers count amount bytes bits "

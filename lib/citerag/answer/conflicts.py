@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from citerag.answer.citations import parse_keys, strip_citations
 from citerag.answer.evidence import Evidence, numbers
 from citerag.answer.units import units
+from citerag.text.patterns import as_word
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import STOPWORDS
 
@@ -75,7 +76,7 @@ def find_conflicts(identifiers: tuple[str, ...], answer_text: str, evidence: lis
             continue
         seen.add(text)
         low = text.lower()
-        if any(not re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", low) for i in idents):
+        if any(not re.search(as_word(i), low) for i in idents):
             continue
         if score(text) < floor or numbers(text) & said:
             continue

@@ -23,7 +23,15 @@ from citerag.answer.units import Passage, Unit, passages, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.retrieval.rerank import is_overview
-from citerag.text.patterns import IO_LINE, PERSONAL_PRONOUNS, holds_any, identifiers, named_by_kind, query_phrases
+from citerag.text.patterns import (
+    IO_LINE,
+    PERSONAL_PRONOUNS,
+    as_word,
+    holds_any,
+    identifiers,
+    named_by_kind,
+    query_phrases,
+)
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set
 
@@ -54,7 +62,7 @@ class Draft:
 
 
 def _has(text: str, term: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(term.lower())}(?![\w-])", text.lower()) is not None
+    return re.search(as_word(term.lower()), text.lower()) is not None
 
 
 def _cite(u: Unit) -> str:
@@ -67,6 +75,8 @@ def _cite(u: Unit) -> str:
 
 # A part with this many content words of its own names its own subject.
 OWN_SUBJECT_WORDS = 4
+
+_INNER_NAME = re.compile(r"(?<=\w )[A-Z][a-z]")  # a capitalised word inside a part: a name of its own
 
 
 def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
@@ -100,11 +110,9 @@ def _without_date_heads(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnal
         return qa
     text = qa.text
     for w in typed:
-        text = re.sub(rf"(?<![\w-]){re.escape(w)}(?![\w-])", " ", text, count=1)
+        text = re.sub(as_word(w), " ", text, count=1)
     return dataclasses.replace(qa, text=text)
 
-
-_INNER_NAME = re.compile(r"(?<=\w )[A-Z][a-z]")  # a capitalised word inside a part: a name of its own
 
 _DEFINES_AFTER = r"\s*(?::|—|–|=|\(|\bis\b|\bare\b|\bmeans\b)"
 
@@ -119,7 +127,7 @@ def names(qa: QueryAnalysis, ordinary: frozenset[str]) -> list[str]:
     # about "Codec", so a passage defining that would not answer it.
     text = qa.text
     for ident in sorted(qa.identifiers, key=len, reverse=True):
-        text = re.sub(rf"(?<![\w-]){re.escape(ident)}(?![\w-])", " ", text, flags=re.I)
+        text = re.sub(as_word(ident), " ", text, flags=re.I)
     out += named_by_kind(text)
     words = re.findall(r"[A-Za-z][\w-]*", text)
     for i, w in enumerate(words):

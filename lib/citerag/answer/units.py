@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
-from citerag.text.patterns import IO_LINE, has_pseudocode
+from citerag.text.patterns import IO_LINE, NUMBER_WORDS, has_pseudocode
 from citerag.text.patterns import STEP_LINE as _STEP
 from citerag.text.patterns import TABLE_CAPTION as _CAPTION
 from citerag.text.sentences import split_prose
@@ -29,11 +29,13 @@ from citerag.text.sentences import split_prose
 # A sentence that leans on the one before it: a pronoun or connective subject, a condition on
 # the same setting, an example of it, its default ("--density d sets … . Defaults to 300."), or
 # the next of an enumeration ("… two kinds of steps. The first kind … The second kind …").
+# A sentence that states the default of the setting before it ("Defaults to 300.", "Default value is 1.").
+_DEFAULT_OPENING = r"defaults? (?:to|is)|default:|(?:the )?default (?:is|value)"
 _CONTINUES = re.compile(
     r"^(?:it|its|this|these|they|their|those|such|thus|hence|therefore|then|here|if|when|otherwise|"
     r"in (?:this|that|such) case|for (?:example|instance)|e\.g\.|each|both|the (?:latter|former|result)|"
     r"the (?:first|second|third|fourth|other|last) (?=\w+ )|(?:secondly|thirdly|finally|lastly),|"
-    r"defaults? (?:to|is)|default:|(?:the )?default (?:is|value))\b",
+    rf"{_DEFAULT_OPENING})\b",
     re.I)
 # A numbered section title standing alone as a paragraph ("4.2 Page breaks", "3.10.1 Retry policy").
 _SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\.?\s+\S[^.!?]{0,80}$")
@@ -45,7 +47,7 @@ _MARK = re.compile(r"^(?:(?:•|[-*](?=\s))\s*)+")
 # Words in a list item short enough to be one entry of a list rather than a statement of its own;
 # chaining long items would make a passage that matches any question.
 _SHORT_ITEM = 15
-_DEFAULT = re.compile(r"^(?:defaults? (?:to|is)|default:|(?:the )?default (?:is|value))\b", re.I)
+_DEFAULT = re.compile(rf"^(?:{_DEFAULT_OPENING})\b", re.I)
 # A sentence that announces what follows: ends with a colon, or stops on a linking word.
 _ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|includes))\s*$", re.I)
 
@@ -220,15 +222,13 @@ class Passage:
 
 
 # A list announced with its count ("… consists of three functions:"): that many items follow.
-_COUNTED = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|[2-9]|10)\s+(?:[\w-]+\s+){0,2}[\w-]+\s*:\s*$",
-                      re.I)
-_NUMBERS = {w: n for n, w in enumerate("two three four five six seven eight nine ten".split(), start=2)}
+_COUNTED = re.compile(rf"\b({'|'.join(NUMBER_WORDS)}|[2-9]|10)\s+(?:[\w-]+\s+){{0,2}}[\w-]+\s*:\s*$", re.I)
 
 
 def announced_count(text: str) -> int:
     """How many items a sentence announces ("… the following three stages:" → 3), else 0."""
     m = _COUNTED.search(text)
-    return 0 if not m else int(m.group(1)) if m.group(1).isdigit() else _NUMBERS[m.group(1).lower()]
+    return 0 if not m else int(m.group(1)) if m.group(1).isdigit() else NUMBER_WORDS[m.group(1).lower()]
 
 
 def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:

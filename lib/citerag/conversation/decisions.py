@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
-from citerag.text.patterns import PERSONAL_PRONOUNS, identifiers
+from citerag.text.patterns import PERSONAL_PRONOUNS, as_word, identifiers
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
 
@@ -241,7 +241,7 @@ class Decider:
         for n in range(min(3, len(run)), 0, -1):
             cand = " ".join(run[-n:])
             # whole words: "Gri produce" is not written where the corpus says "Gri produces"
-            if len(re.findall(rf"(?<![\w-]){re.escape(cand.lower())}(?![\w-])", self.corpus_low)) >= 2:
+            if len(re.findall(as_word(cand.lower()), self.corpus_low)) >= 2:
                 return cand
         return run[-1] if run else None
 

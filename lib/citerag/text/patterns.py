@@ -51,6 +51,14 @@ QUALIFIED_NAME = re.compile(r"(?<![\w.-])([A-Za-z][\w-]*[A-Za-z0-9])\.([A-Za-z_]
 # ".gitignore" and "obj .method" stay as written.
 SPACED_MEMBER = re.compile(r"(?<![\w.-])([A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*[A-Za-z0-9)]) \.(?=[A-Z][a-z])")
 
+def as_word(term: str) -> str:
+    """A regex for `term` as a whole word: not inside a longer word or a hyphenated compound."""
+    return rf"(?<![\w-]){re.escape(term)}(?![\w-])"
+
+
+# Number words a question or a document counts with ("which three functions", "… two stages:").
+NUMBER_WORDS = {w: n for n, w in enumerate("two three four five six seven eight nine ten".split(), start=2)}
+
 _NAMED_BY_KIND = re.compile(
     r"\bthe\s+([A-Za-z][\w-]*)\s+(?:option|parameter|argument|property|attribute|field|flag|keyword|setting|"
     r"variable)s?\b(?:\s+([\w.-]+))?", re.I)
