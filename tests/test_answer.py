@@ -405,3 +405,22 @@ def test_a_which_method_question_is_answered_by_a_name_written_as_code():
     assert unstated_heads(q, prose, prose + " [c1]") == ["method"]
     assert unstated_heads("Which option makes the run quiet?", "Use --quiet to silence it.",
                           "Use --quiet to silence it. [c1]") == []
+
+
+def test_a_glossary_term_on_its_own_line_defines_what_follows():
+    """In a glossary, "widget combiner" standing alone over "A function that takes …" is one
+    definition, "widget combiner: A function …", and the next term's paragraph is read under that
+    term, not the chunk's; a term opening its line in lower case ("legacy mode The tool may …")
+    is one too. Outside a glossary, a short line is no term."""
+    from citerag.answer.units import units
+
+    text = ("widget combiner\n\nA function that takes in two or more widgets and returns one. It is keyed by the caller's secret.\n\n"
+            "key derivation\n\nThe process of deriving a key.\n\n"
+            "legacy mode The tool may be used only to read old files (e.g., to convert them).")
+    us = units(Evidence("c1", Location("D::p9::c2", "D", 9, 9), text, "Appendix A. Glossary > widget combiner"))
+    assert [(u.kind, u.text[:30]) for u in us] == [
+        ("definition", "widget combiner: A function th"), ("sentence", "It is keyed by the caller's se"),
+        ("definition", "key derivation: The process of"), ("definition", "legacy mode: The tool may be u")]
+    assert us[2].heading == "Appendix A. Glossary > key derivation"
+    prose = units(Evidence("c1", Location("D::p9::c2", "D", 9, 9), text, "4 Usage > widget combiner"))
+    assert [u.kind for u in prose] == ["sentence"] * 4

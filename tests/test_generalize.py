@@ -613,3 +613,17 @@ def test_a_name_of_letters_and_digits_is_known_only_whole():
 def test_a_near_miss_naming_an_unwritten_hash_is_refused(agents):
     r = ask(agents, "default", "Which SLH-DSA parameter sets are instantiated with BLAKE2s?")
     assert r.answer.refused, r.answer.answer
+
+
+def test_a_glossary_entry_under_a_document_named_by_title_is_the_answer(agents):
+    """"the transition report" names a document by its title; its glossary writes the term on a
+    line of its own over the definition. Before, the possessive was an unseen term "report's",
+    the glossary's term line was dropped, and a related passage of another document answered."""
+    answered(agents, "default", "What is a KEM combiner, according to the glossary of the transition report?",
+             "two or more shared secret keys")
+
+
+def test_a_possessive_name_is_matched_as_the_name(agents):
+    """"Gri's draw regression line": the token was "gri's", which no passage holds."""
+    answered(agents, "tech-manuals", "Which global variables does Gri's draw regression line command set?",
+             "..coeff1..")

@@ -105,3 +105,57 @@ def test_a_focus_term_respaced_is_stated_only_on_word_boundaries():
     assert term_stated("Spacer", "the spacer flowable")
     assert not term_stated("Spacer", "it fits in the space remaining on the frame")
     assert not term_stated("768", "a size of 17 68 bytes")
+
+
+def test_documents_named_by_their_title():
+    """"the fourth-round status report", "the transition report's glossary": a noun phrase ending
+    in a word for a document, whose other words occur in one document's title only, names that
+    document; a phrase that fits no title, or two alike, names none."""
+    titles = {"IR.8545": "Status Report on the Fourth Round of the Widget Standardization Process",
+              "IR.8547": "Transition to Widget Standards (initial public draft)",
+              "FIPS.203": "Module-Lattice-Based Key-Encapsulation Mechanism Standard (ML-KEM)",
+              "SP.800-227": "Recommendations for Key-Encapsulation Mechanisms",
+              "reportlab-userguide": "ReportLab PDF Generation User Guide", "gri": "Gri"}
+    know = CorpusKnowledge(titles, generic=["pdf"])
+
+    def named(q):
+        return [(m, d) for m, d in know.doc_mentions(q)]
+
+    assert named("When did the board approve the fourth-round status report?") == \
+        [("fourth-round status report", "IR.8545")]
+    assert named("How does the transition report's glossary define a combiner?") == [("transition report", "IR.8547")]
+    assert named("When does the comment period for the transition report draft end?") == \
+        [("transition report draft", "IR.8547")]
+    assert named("What does the user guide say about fonts?") == [("user guide", "reportlab-userguide")]
+    assert named("In the PDF generation guide, what is a flowable?") == [("PDF generation guide", "reportlab-userguide")]
+    # the document noun in one title settles a phrase two titles fit
+    assert named("What does the key-encapsulation recommendation say?") == \
+        [("key-encapsulation recommendation", "SP.800-227")]
+    assert named("What does the key-encapsulation document say?") == []         # two titles alike
+    assert named("Which number will the HQC standard be published under?") == []  # no title has HQC
+    assert named("Which FIPS is the Secure Hash Standard?") == []                # "secure" is in no title
+    assert named("What does the standard say?") == []                             # nothing but the noun
+
+
+def test_a_document_named_by_title_says_where_to_look_not_what():
+    """The title's words leave the retrieval query and the answer's term weights, as a document's
+    number does; an identifier inside the title stays (it is also the topic)."""
+    from citerag.retrieval.query import analyse
+    from citerag.retrieval.retriever import unscoped
+    from citerag.text.terms import Scorer
+
+    know = CorpusKnowledge({"IR.8547": "Transition to Widget Standards", "F.1": "Gadget Standard (GX-1)"})
+    assert unscoped("How does the transition report define a combiner?", ("transition report",)) == \
+        "How does define a combiner?"
+    qa = analyse("How does the transition report's glossary define a combiner?", know)
+    assert set(Scorer(qa, {"combiner": 3.0, "glossary": 2.0}).weights) == {"glossary", "combiner"}
+    qa = analyse("What does the GX-1 standard say about blinking?", know)
+    assert qa.docs == ("F.1",) and "gx-1" in Scorer(qa, {"blinking": 3.0}).weights
+
+
+def test_a_possessive_is_its_noun():
+    """"the report's glossary" holds "report", not an unseen "report's" and a letter "s", whichever
+    apostrophe the text uses."""
+    assert tokenize("the report's glossary") == ["report", "glossary"]
+    assert tokenize("Gri’s draw command") == ["gri", "draw", "command"]
+    assert tokenize("KEM's keys, don't") == ["kem", "key", "don't", "don", "t"]

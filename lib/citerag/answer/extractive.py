@@ -24,12 +24,14 @@ from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.retrieval.rerank import is_overview
 from citerag.text.patterns import (
+    DOCUMENT_PARTS,
     IO_LINE,
     PERSONAL_PRONOUNS,
     as_word,
     holds_any,
     identifiers,
     named_by_kind,
+    names_place,
     query_phrases,
 )
 from citerag.text.terms import Scorer
@@ -125,14 +127,17 @@ def names(qa: QueryAnalysis, ordinary: frozenset[str]) -> list[str]:
     out = list(qa.identifiers)
     # The words inside an identifier are not names of their own: "Codec.open" does not ask
     # about "Codec", so a passage defining that would not answer it.
-    text = qa.text
-    for ident in sorted(qa.identifiers, key=len, reverse=True):
+    # Nor are the words naming a document by its number or title, or a part of one ("the status
+    # report's glossary"): they say where to look.
+    text = re.sub(r"(?<=\w)['’]s\b", "", qa.text)
+    places = [m for m in qa.doc_mentions if names_place(m)]
+    for ident in sorted((*qa.identifiers, *places), key=len, reverse=True):
         text = re.sub(as_word(ident), " ", text, flags=re.I)
     out += named_by_kind(text)
     words = re.findall(r"[A-Za-z][\w-]*", text)
     for i, w in enumerate(words):
         low = w.lower()
-        if low in STOPWORDS or low in QUESTION_FRAME:
+        if low in STOPWORDS or low in QUESTION_FRAME or low in DOCUMENT_PARTS:
             continue
         if (len(w) <= 2 and w.isalpha()) or (i > 0 and w[0].isupper()) or (ordinary and low not in ordinary
                                                                            and len(w) >= 4):
@@ -300,12 +305,13 @@ def _with_other_parts(draft: Draft, steps: list[Unit], qa: QueryAnalysis, want: 
 def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n: int) -> Passage:
     """The passage and up to `n` sentences that follow it in the same paragraph. The sentence that
     shares the question's words often only names the topic; the fact comes next ("Valid values
-    are A4, letter and legal."). Read, not scored: scoring them
+    are A4, letter and legal."), as it may after a glossary term's first sentence. Read, not scored: scoring them
     would favour long passages over the sentence that matches."""
     out = list(p.units)
     for nxt in all_units[position[id(out[-1])] + 1:]:
         last = out[-1]
-        if len(out) - len(p.units) >= n or last.kind != "sentence" or not _sentence_beside(nxt, last):
+        if len(out) - len(p.units) >= n or last.kind not in ("sentence", "definition") or \
+                not _sentence_beside(nxt, last):
             break
         out.append(nxt)
     return Passage(out) if len(out) > len(p.units) else p

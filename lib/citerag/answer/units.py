@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
-from citerag.text.patterns import IO_LINE, NUMBER_WORDS, has_pseudocode
+from citerag.text.patterns import GLOSSARY_HEADING, IO_LINE, NUMBER_WORDS, has_pseudocode
 from citerag.text.patterns import STEP_LINE as _STEP
 from citerag.text.patterns import TABLE_CAPTION as _CAPTION
 from citerag.text.sentences import split_prose
@@ -72,6 +72,11 @@ def units(ev: Evidence) -> list[Unit]:
 
     heading = ev.heading
     own_titles = ev.heading.split(" > ") if ev.heading else []
+    # In a glossary, a term may stand on its own line with its definition in the paragraph
+    # below ("KEM combiner" then "A function that takes …"): that definition is "term: …", and
+    # what follows is read under the term.
+    glossary = bool(GLOSSARY_HEADING.search(" ".join(own_titles[:-1])))
+    term = ""
 
     def add(text: str, kind: str, group: str = "", item: bool = False) -> None:
         out.append(Unit(text, ev.key, kind, len(out), group, block, heading, item))
@@ -84,6 +89,10 @@ def units(ev: Evidence) -> list[Unit]:
         if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in own_titles:
             # A later section inside the same chunk: its sentences are read under its own title.
             heading = " > ".join([*own_titles[:-1], lines[0]])
+            continue
+        if glossary and len(lines) == 1 and _TERM_LINE.match(lines[0]):
+            term = lines[0]
+            heading = " > ".join([*own_titles[:-1], term])
             continue
         if _announced_code(lines, out, block):
             add(" ".join(lines), "code")  # "… write code like this:" then the code, as one unit
@@ -137,7 +146,13 @@ def units(ev: Evidence) -> list[Unit]:
                 # the packing step."), however short.
                 completes = out and len(s.split()) >= 2 and (item or (out[-1].block == block and (
                     _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s) or out[-1].kind == "title")))
-                if _is_statement(s) or completes:
+                inline = _INLINE_TERM.match(s) if glossary and not term else None
+                if inline:  # "legacy use The algorithm … may be used only …": the term opens the line
+                    add(f"{inline.group(1)}: {inline.group(2)}", "definition")
+                elif term and (_is_statement(s) or completes):
+                    add(f"{term}: {s}", "definition")
+                    term = ""
+                elif _is_statement(s) or completes:
                     # The line that says what an algorithm does is read under its title (the
                     # algorithm's name is there, not in the line).
                     add(s, "sentence", algo if out and out[-1].kind == "title" else "", item=item)
@@ -158,6 +173,10 @@ def _join_wrapped_cells(lines: list[str]) -> list[str]:
     return out
 
 
+# A glossary term alone on its line: a few words, no sentence punctuation at its end.
+_TERM_LINE = re.compile(r"^[A-Za-z(][^.:;!?]{0,60}[A-Za-z0-9)]$")
+# … or opening the line, in lower case, before its definition's capital ("legacy use The …").
+_INLINE_TERM = re.compile(r"^([a-z][\w-]*(?: [a-z(][\w()/-]*){0,5}) ([A-Z][a-z]* .*)")
 # A short labelled line states a fact as a pair ("Status: Final", "Published: 2024"),
 # too short to pass as a statement; algorithm Input/Output lines are read with their algorithm.
 _LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")

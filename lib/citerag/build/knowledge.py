@@ -10,6 +10,9 @@ comes from its profile.
 - **document mentions**: how a question names a document, from its doc id
   ("FIPS 203" for `NIST.FIPS.203`, "reportlab" for `reportlab-userguide`) and
   its title's initials when the document uses them ("AMC").
+- **documents named by their title** ("the fourth-round status report", "the
+  transition guidance"): at query time, a noun phrase ending in a word for a
+  document whose other words all occur in exactly one document's title.
 - **names → documents**: a title ending in "(NAME)" defines NAME; the profile adds more.
 - **identifier families**: `NAME-<number>` identifiers with at least two
   members in the corpus (ML-KEM-512/768/1024). A lone `x86-64` or `UTF-8` is
@@ -26,14 +29,15 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 
 from citerag.build.profile import CorpusProfile
-from citerag.text.patterns import NUMBERED_VARIANT, identifiers
-from citerag.text.tokenize import STOPWORDS
+from citerag.text.patterns import DOCUMENT_NOUNS, NUMBERED_VARIANT, identifiers
+from citerag.text.tokenize import STOPWORDS, token_set, tokenize
 
 _SMALL = frozenset({"of", "for", "and", "the", "with", "under", "on", "to", "a", "an", "in", "by"})
 _ACR = re.compile(r"^[A-Z][A-Za-z0-9-]{1,11}$")
 _PAREN = re.compile(r"\b((?:[A-Za-z][\w-]*\s+){0,6}[A-Za-z][\w-]*)\s+\(([A-Z][A-Za-z0-9-]{1,11})\)")
 _TITLE_NAME = re.compile(r"\(([A-Z][A-Za-z0-9-]+)\)\s*$")
 _SEP = r"[\s._-]*"
+_TITLED = re.compile(r"\bthe\s+(?=((?:[\w-]+(?:['’]s)?[ \t]*){1,6}))", re.I)
 
 
 def _initials_match(acr: str, expansion: str) -> bool:
@@ -193,7 +197,44 @@ class CorpusKnowledge:
                     continue
                 taken.append(m.span())
                 out.append((m.group(0), doc))
+        for span, doc in self._title_mentions(text):
+            if not any(span[0] < b and a < span[1] for a, b in taken):
+                taken.append(span)
+                out.append((text[span[0]:span[1]], doc))
         return sorted(out, key=lambda x: text.find(x[0]))
+
+    @cached_property
+    def _title_tokens(self) -> dict[str, frozenset[str]]:
+        return {d: token_set(t) for d, t in self.titles.items()}
+
+    def _title_mentions(self, text: str) -> list[tuple[tuple[int, int], str]]:
+        """"the <words> <document noun>" whose words (generic ones aside) all occur in a
+        document's title: "the fourth-round status report" names the title "Status Report on the
+        Fourth Round …", "the transition report" the one title with "Transition". Several titles
+        fitting, the one that also holds the document noun ("recommendation") wins; a tie names
+        none."""
+        titles = self._title_tokens
+
+        def in_title(word: str, toks: frozenset[str]) -> bool:
+            t = tokenize(word)  # a compound whole or all of its parts ("fourth-round")
+            return bool(t) and (t[0] in toks or (len(t) > 1 and all(x in toks for x in t[1:])))
+
+        out = []
+        for m in _TITLED.finditer(text):
+            words = list(re.finditer(r"[\w-]+", m.group(1)))
+            ends = [i for i, w in enumerate(words) if w.group(0).lower() in DOCUMENT_NOUNS]
+            if not ends or any(w.group(0).lower() in STOPWORDS for w in words[:ends[-1]]):
+                continue
+            phrase = [w.group(0) for w in words[:ends[-1] + 1]]
+            content = [w for w in phrase if w.lower() not in DOCUMENT_NOUNS and not self.is_generic(w)]
+            fits = {d: toks for d, toks in titles.items() if all(in_title(w, toks) for w in content)}
+            if not content or not fits:
+                continue
+            score = {d: sum(in_title(w, toks) for w in phrase) for d, toks in fits.items()}
+            docs = [d for d, v in score.items() if v == max(score.values())]
+            if len(docs) == 1:
+                out.append(((m.start(1), m.start(1) + words[ends[-1]].end()), docs[0]))
+        return out
 
     def strip_scope(self, text: str) -> str:
         """The text without a trailing "in <document> …" scope."""

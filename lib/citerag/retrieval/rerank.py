@@ -18,9 +18,8 @@ from citerag.build.chunk import Chunk
 from citerag.core.params import RerankWeights
 from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
-from citerag.text.patterns import holds_any, query_phrases
+from citerag.text.patterns import GLOSSARY_HEADING, holds_any, query_phrases
 
-_GLOSSARY_HEAD = re.compile(r"terms|definitions|glossary|acronyms|abbreviations|symbols", re.I)
 # Sections that present a document or a topic as a whole (document structure, not vocabulary).
 OVERVIEW_HEAD = re.compile(r"\b(abstract|introduction|overview|summary|purpose|scope|about|background|"
                            r"preface|what is)\b", re.I)
@@ -133,7 +132,7 @@ def is_overview(ordinal: int, heading_path: list[str]) -> bool:
 def _mode_match(mode: str, chunk: Chunk, heading: str) -> bool:
     """Definition → glossary sections; algorithm → algorithm blocks; parameter → tables."""
     if mode == "definition":
-        return bool(_GLOSSARY_HEAD.search(heading))
+        return bool(GLOSSARY_HEADING.search(heading))
     return (mode == "algorithm" and "algorithm" in chunk.kinds) or (mode == "parameter" and "table" in chunk.kinds)
 
 

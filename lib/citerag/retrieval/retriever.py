@@ -17,7 +17,7 @@ from citerag.core.types import Located, Location
 from citerag.retrieval import rerank
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.store import IndexStore
-from citerag.text.patterns import holds_any, named_by_number, query_phrases
+from citerag.text.patterns import holds_any, names_place, query_phrases
 from citerag.text.tokenize import tokenize
 
 
@@ -200,14 +200,14 @@ class Retriever:
 
 
 def unscoped(query: str, mentions: tuple[str, ...]) -> str:
-    """The query without the documents it names by number ("How does RFC 9999 define a public
-    channel?" → "How does define a public channel?"): the number's tokens match a document's
+    """The query without the documents it names by number or title ("How does RFC 9999 define a
+    public channel?" → "How does define a public channel?"): those tokens match a document's
     title pages and every reference to it, not the passage asked about. The reranker's document
     hint keeps the named document first. A document named by name (it is also the topic), and
     a query that names nothing else, keep their words."""
     out = query
     for m in mentions:
-        if named_by_number(m):
-            out = re.sub(rf"(?:\b(?:in|of|from|under|according to)\s+(?:the\s+)?)?{re.escape(m)}(?:['’]s)?", " ", out)
+        if names_place(m):
+            out = re.sub(rf"(?:\b(?:in|of|from|under|according to)\s+)?(?:\bthe\s+)?{re.escape(m)}(?:['’]s)?", " ", out)
     out = re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s+", " ", out)).strip()
     return out if tokenize(out) else query

@@ -57,6 +57,14 @@ def as_word(term: str) -> str:
 
 
 # Number words a question or a document counts with ("which three functions", "… two stages:").
+# Words English uses for a document ("the transition report"), and for a part of one ("the
+# report's glossary"): they say where to look, not what a passage must be about.
+DOCUMENT_NOUNS = frozenset("report reports standard standards recommendation recommendations guidance guideline "
+                           "guidelines guide manual handbook draft publication specification document".split())
+DOCUMENT_PARTS = frozenset("glossary appendix annex references bibliography acknowledgments acknowledgements "
+                           "foreword preface abstract errata".split())
+# A section of terms and their definitions, by its heading.
+GLOSSARY_HEADING = re.compile(r"terms|definitions|glossary|acronyms|abbreviations|symbols", re.I)
 NUMBER_WORDS = {w: n for n, w in enumerate("two three four five six seven eight nine ten".split(), start=2)}
 
 _NAMED_BY_KIND = re.compile(
@@ -112,11 +120,17 @@ def query_phrases(query: str) -> tuple[str, ...]:
     return tuple(" ".join(p.lower().split()) for p in quoted_phrases(query) if len(p.split()) >= 2)
 
 
-def named_by_number(mention: str) -> bool:
-    """A document named by its number ("SP 800-227", "RFC 8446") is where to look, not what the
-    answer says; one named by name ("in Gri") is also the topic. The term scorer and the
-    retriever's query both drop the first kind and keep the second."""
-    return any(c.isdigit() for c in mention)
+def named_by_title(mention: str) -> bool:
+    """A document named by words of its title and a word for a document ("the status report")."""
+    return any(w in DOCUMENT_NOUNS for w in re.findall(r"\w+", mention.lower()))
+
+
+def names_place(mention: str) -> bool:
+    """A document named by its number ("SP 800-227", "RFC 8446") or by its title ("the status
+    report") is where to look, not what the answer says; one named by name ("in Gri") is also
+    the topic. The term scorer and the retriever's query both drop the first kind and keep the
+    second."""
+    return named_by_title(mention) or any(c.isdigit() for c in mention)
 
 
 def holds_any(phrases: tuple[str, ...], text: str) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from citerag.text.inflect import ENDINGS, bases, hyphenations, spellings
-from citerag.text.patterns import named_by_kind, named_by_number
+from citerag.text.patterns import named_by_kind, named_by_title, names_place
 from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
@@ -60,10 +60,13 @@ class Scorer:
         for t in {t for w in named_by_kind(qa.text) for t in tokenize(w)} - {i.lower() for i in qa.identifiers}:
             if t in self.weights:
                 self.weights[t] *= 3
-        # A document named by its number ("SP 800-227") says where to look, not what the answer
-        # says. A document named by name ("in Gri", "AMC") is also the topic, so it stays; and a
-        # question that names nothing else keeps its terms.
-        named = {t for mention in qa.doc_mentions if named_by_number(mention) for t in tokenize(mention)}
+        # A document named by its number ("SP 800-227") or title ("the status report") says where
+        # to look, not what the answer says. A document named by
+        # name ("in Gri", "AMC") is also the topic, so it stays, as does an identifier inside a
+        # title ("the ABC-KEM standard"); and a question that names nothing else keeps its terms.
+        kept = {t for i in qa.identifiers for t in tokenize(i)}
+        named = {t for mention in qa.doc_mentions if names_place(mention) for t in tokenize(mention)
+                 if t not in kept or not named_by_title(mention)}
         if any(t not in named for t in self.weights):
             for t in named:
                 self.weights.pop(t, None)
