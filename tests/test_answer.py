@@ -424,3 +424,25 @@ def test_a_glossary_term_on_its_own_line_defines_what_follows():
     assert us[2].heading == "Appendix A. Glossary > key derivation"
     prose = units(Evidence("c1", Location("D::p9::c2", "D", 9, 9), text, "4 Usage > widget combiner"))
     assert [u.kind for u in prose] == ["sentence"] * 4
+
+
+def test_a_sentence_broken_by_a_displayed_command_or_a_paragraph_break_is_read_whole():
+    """"… add, just after the command \\start the line" [the command] "so that the count starts at 1
+    …" is one sentence around a displayed command; "… with industry, and" over "relevant agencies
+    to …" one sentence a page layout broke. Each is read as one passage; a finished sentence does
+    not take the next paragraph."""
+    from citerag.answer.units import passages, units
+
+    text = ("and it is then important to add, just after the command \\start the line\n\n"
+            "<mark>\\setcounter{page}{0}</mark>\n\n"
+            "so that the numbering of pages starts at 1 for every copy.\n\n"
+            "It is intended to foster engagement with industry, standards bodies, and\n\n"
+            "relevant agencies to facilitate the adoption of the new scheme.\n\n"
+            "The tool writes one file per copy.\n\n"
+            "several files may be merged later by the user.")
+    ps = passages(units(Evidence("c1", Location("D::p2::c0", "D", 2, 2), text)))
+    assert [u.kind for u in ps[0].units] == ["sentence", "code", "sentence"]
+    assert ps[0].units[2].text.startswith("so that the numbering")
+    broken = next(p for p in ps if p.head.text.startswith("It is intended"))
+    assert [u.text[:8] for u in broken.units] == ["It is in", "relevant"]
+    assert len(next(p for p in ps if p.head.text.startswith("The tool")).units) == 1

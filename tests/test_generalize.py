@@ -627,3 +627,12 @@ def test_a_possessive_name_is_matched_as_the_name(agents):
     """"Gri's draw regression line": the token was "gri's", which no passage holds."""
     answered(agents, "tech-manuals", "Which global variables does Gri's draw regression line command set?",
              "..coeff1..")
+
+
+def test_a_sentence_around_a_displayed_command_or_broken_by_the_layout_is_answered_whole(agents):
+    """The reason follows the command the sentence displays; the rest of a sentence follows a
+    paragraph break the layout made. Before, the first half was restated or nothing was."""
+    answered(agents, "tech-manuals", "What is the purpose of adding \\setcounter{figure}{0} right after \\onecopy "
+                                     "in AMC?", "numbering of figures starts at 1")
+    answered(agents, "default", "What is the transition report intended to foster engagement with?",
+             "relevant agencies")

@@ -197,10 +197,20 @@ def _announced_code(lines: list[str], out: list[Unit], block: int) -> bool:
     """A short paragraph of code right after a sentence that ends with a colon ("… all we need
     to do is write code like this:"): the code is what that sentence announces, and line by line
     it would be dropped as no statement."""
-    if not out or out[-1].block != block - 1 or not out[-1].text.rstrip().endswith(":") or len(lines) > 8:
+    if not out or out[-1].block != block - 1 or not (out[-1].text.rstrip().endswith(":") or _unfinished(out[-1]))\
+            or len(lines) > 8:
         return False
     return all(_CODE_OPENING.search(ln) or not _is_statement(ln) for ln in lines) and any(
         _CODE_LINE.search(ln) for ln in lines) and not any(_BULLET.match(ln) for ln in lines)
+
+
+def _unfinished(u: Unit) -> bool:
+    """A prose sentence that stops without its end mark ("… just after the command X the line"):
+    the paragraph after it (a displayed command, then "so that …") completes it."""
+    return u.kind == "sentence" and bool(_OPEN_END.search(u.text))
+
+
+_OPEN_END = re.compile(r"[a-z0-9)\]}]$")
 
 
 def _is_statement(s: str) -> bool:
@@ -217,6 +227,11 @@ def continues(prev: Unit, nxt: Unit) -> bool:
     if nxt.key != prev.key or nxt.kind in ("title",) or prev.kind in ("title", "step"):
         return False
     announces = bool(_ANNOUNCES.search(prev.text))
+    if nxt.block == prev.block + 1 and (
+            (_unfinished(prev) and (nxt.kind == "code" or nxt.text[:1].islower()))
+            or (prev.kind == "code" and nxt.kind == "sentence" and nxt.text[:1].islower())):
+        return True  # one sentence around a displayed command ("… add the line" [code] "so that …") or
+        # broken over paragraphs
     if nxt.block != prev.block and not (announces and nxt.block == prev.block + 1):
         return False
     return announces or bool(_CONTINUES.match(nxt.text))
