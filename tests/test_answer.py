@@ -446,3 +446,18 @@ def test_a_sentence_broken_by_a_displayed_command_or_a_paragraph_break_is_read_w
     broken = next(p for p in ps if p.head.text.startswith("It is intended"))
     assert [u.text[:8] for u in broken.units] == ["It is in", "relevant"]
     assert len(next(p for p in ps if p.head.text.startswith("The tool")).units) == 1
+
+
+def test_each_part_favours_the_passage_defining_its_own_name():
+    """"What is the default barGap of a bar chart, and what is the default groupGap?": the passage
+    defining groupGap also names barGap ("use groupGap and not barGap"), so with the whole
+    question's names both passages defined one, and groupGap's answered the first part too."""
+    ev = [_ev("c1", "barWidth | As it says. Defaults to 10.\ngroupGap | Defaults to 5. This is the space between "
+                    "each group of bars. If you have only one series, use groupGap and not barGap to split them up."),
+          _ev("c2", "barGap | Defaults to 0. This is the spacing between bars in each group.\nbarLabel | Defaults "
+                    "to None. If you supply a format string then labels will be drawn.")]
+    idf = {"default": 0.5, "bargap": 4.0, "groupgap": 4.0, "chart": 2.0, "space": 1.0, "bar": 1.0, "group": 1.0}
+    plain = frozenset("what is the default of a bar chart and group space spacing".split())  # ordinary English
+    a = answer_from_evidence(analyse("What is the default barGap of a bar chart, and what is the default groupGap?"),
+                             ev, AnswerParams(), idf, set(idf), common_words=plain)
+    assert not a.refused and "barGap: Defaults to 0" in a.answer and "groupGap: Defaults to 5" in a.answer, a.answer

@@ -231,6 +231,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         heads = asked_heads(part.text)
         pqa = _without_date_heads(_part_qa(qa, part.text), heads)
         score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
+        # the names this part asks about: a passage defining another part's name does not answer it
+        part_names = wanted if pqa is qa else names(pqa, ordinary)
         side = _side_name(part.topic)
         # A later part about the same thing ("… and what is its default value?") is answered in the
         # document the first part was answered from.
@@ -239,7 +241,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         section = chosen[0].head.heading if same_doc else None
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
-                          + (NAME_BONUS if defines_name(p.text, wanted) else 0.0)
+                          + (NAME_BONUS if defines_name(p.text, part_names) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
                           + (SAME_SECTION_BONUS if section and p.head.heading == section
                              and not any(u in c.units for c in chosen for u in p.units) else 0.0), i, p)
