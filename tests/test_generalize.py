@@ -636,3 +636,8 @@ def test_a_sentence_around_a_displayed_command_or_broken_by_the_layout_is_answer
                                      "in AMC?", "numbering of figures starts at 1")
     answered(agents, "default", "What is the transition report intended to foster engagement with?",
              "relevant agencies")
+
+
+def test_the_passage_stating_the_asked_thing_beats_one_that_only_says_the_tool_name(agents):
+    answered(agents, "tech-manuals", "What does the AMC explaincontext command do?", "corrected paper")
+    answered(agents, "tech-manuals", "Which pens or pencils should students use for an AMC exam?", "black or blue pen")

@@ -159,3 +159,17 @@ def test_a_possessive_is_its_noun():
     assert tokenize("the report's glossary") == ["report", "glossary"]
     assert tokenize("Gri’s draw command") == ["gri", "draw", "command"]
     assert tokenize("KEM's keys, don't") == ["kem", "key", "don't", "don", "t"]
+
+
+def test_a_document_named_by_name_weighs_no_more_than_the_other_terms():
+    """"the default text color of AMC annotations": every passage of that document implies AMC and
+    few repeat it, so weighed by its rarity the name outweighed the asked thing."""
+    from citerag.retrieval.query import analyse
+    from citerag.text.terms import Scorer
+
+    know = CorpusKnowledge({"amc": "Auto Multiple Choice"}, mentions=[("AMC", "amc")])
+    qa = analyse("What is the default text color of AMC annotations?", know)
+    score = Scorer(qa, {"amc": 8.0, "default": 1.5, "text": 1.0, "color": 2.0, "annotation": 4.0})
+    assert score.weights["amc"] == 1.0
+    assert score("--text-color color text color for annotations. Default value is red.") > \
+        score("Do not use a text editor: AMC won't be able to read the file.")

@@ -38,6 +38,7 @@ from citerag.core.types import Location
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.retriever import Hit, Retriever
 from citerag.retrieval.store import IndexStore
+from citerag.text.patterns import names_place
 from citerag.text.terms import Scorer
 
 
@@ -167,7 +168,13 @@ class AgentWorkflow(Workflow):
         st, p = await ctx.store.get("st"), self.params.agent
         score = Scorer(st.qa, self.idf)
         texts = [(h.doc_id, self.store.by_id[h.chunk_id].text) for h in st.hits]
-        a = policies.assess(st.qa, st.route, texts, [score(t) for _, t in texts], p, self.vocab)
+        # a chunk of a document the question names by name ("… in AMC") holds that name
+        implied: dict[str, str] = {}
+        for mention, doc in self.store.knowledge.doc_mentions(st.qa.text):
+            if not names_place(mention):
+                implied[doc] = f"{implied.get(doc, '')} {mention}"
+        a = policies.assess(st.qa, st.route, texts, [score(f"{implied.get(d, '')} {t}") for d, t in texts], p,
+                            self.vocab)
         st.assessment = a
         if a.reason is None:
             st.stop_reason = "evidence_sufficient"

@@ -61,15 +61,22 @@ class Scorer:
             if t in self.weights:
                 self.weights[t] *= 3
         # A document named by its number ("SP 800-227") or title ("the status report") says where
-        # to look, not what the answer says. A document named by
-        # name ("in Gri", "AMC") is also the topic, so it stays, as does an identifier inside a
-        # title ("the ABC-KEM standard"); and a question that names nothing else keeps its terms.
+        # to look, not what the answer says. A document named by name ("in Gri", "AMC") is also the
+        # topic, so it stays, as does an identifier inside a title ("the ABC-KEM standard"); and a
+        # question that names nothing else keeps its terms.
         kept = {t for i in qa.identifiers for t in tokenize(i)}
         named = {t for mention in qa.doc_mentions if names_place(mention) for t in tokenize(mention)
                  if t not in kept or not named_by_title(mention)}
         if any(t not in named for t in self.weights):
             for t in named:
                 self.weights.pop(t, None)
+        # A document named by name ("AMC") is implied by every passage of that document, which
+        # rarely repeats it: weighed by its rarity it outweighed the rest of the question, and a
+        # passage that merely says the name answered. It weighs no more than the lightest other term.
+        by_name = {t for mention in qa.doc_mentions if not names_place(mention) for t in tokenize(mention)}
+        others = [w for t, w in self.weights.items() if t not in by_name]
+        for t in by_name & set(self.weights) if others else ():
+            self.weights[t] = min(self.weights[t], min(others))
         self.total = sum(self.weights.values()) or 1.0
         # A text that writes a term in its other spelling ("color" for a question's "colour") or in
         # another inflection ("contrast" for "contrasted", "encoding" for "encoded") holds it.
