@@ -641,3 +641,12 @@ def test_a_sentence_around_a_displayed_command_or_broken_by_the_layout_is_answer
 def test_the_passage_stating_the_asked_thing_beats_one_that_only_says_the_tool_name(agents):
     answered(agents, "tech-manuals", "What does the AMC explaincontext command do?", "corrected paper")
     answered(agents, "tech-manuals", "Which pens or pencils should students use for an AMC exam?", "black or blue pen")
+
+
+def test_a_command_line_option_finds_the_chunk_that_states_it(agents):
+    from citerag.retrieval.retriever import Retriever
+
+    agent = agents["tech-manuals"]
+    hits = Retriever(agent.store, agent.params.retrieve).search("What is --plafond for in auto-multiple-choice note?").hits
+    assert any("--plafond with this option" in agent.store.by_id[h.chunk_id].text for h in hits[:3])
+    answered(agents, "tech-manuals", "What is --plafond for in auto-multiple-choice note?", "above max will be replaced")

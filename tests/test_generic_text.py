@@ -173,3 +173,13 @@ def test_a_document_named_by_name_weighs_no_more_than_the_other_terms():
     assert score.weights["amc"] == 1.0
     assert score("--text-color color text color for annotations. Default value is red.") > \
         score("Do not use a text editor: AMC won't be able to read the file.")
+
+
+def test_a_command_line_option_is_an_identifier():
+    """"--plafond" is the name a question asks about; as a plain word it weighed by idf alone and
+    the chunk stating it ranked below chunks the dense ranking liked."""
+    from citerag.text.patterns import identifiers
+
+    assert identifiers("What does the --plafond option of AMC do, and --seuil-up? a -- b") == \
+        ["--plafond", "AMC", "--seuil-up"]
+    assert identifiers("an e-mail, x--y") == ["e-mail"]

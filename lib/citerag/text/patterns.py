@@ -82,10 +82,11 @@ def named_by_kind(text: str) -> list[str]:
 
 
 # Technical identifiers: contain a digit, a hyphen/dot/underscore between letters (snake_case
-# names such as `sign_internal`), or are all-caps acronyms.
+# names such as `sign_internal`), are all-caps acronyms, or command-line options.
 IDENTIFIER = re.compile(
     r"\b(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-._][A-Za-z0-9]+)*|[A-Za-z]+_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*"
     r"|[A-Za-z]+\d+[A-Za-z0-9]*|\d+-\d+|[A-Z]{2,}[a-z]?)\b"
+    r"|(?<![\w-])--[A-Za-z][\w-]*[A-Za-z0-9]"  # a command-line option: "--plafond", "--seuil-up"
 )
 
 
