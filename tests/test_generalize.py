@@ -650,3 +650,10 @@ def test_a_command_line_option_finds_the_chunk_that_states_it(agents):
     hits = Retriever(agent.store, agent.params.retrieve).search("What is --plafond for in auto-multiple-choice note?").hits
     assert any("--plafond with this option" in agent.store.by_id[h.chunk_id].text for h in hits[:3])
     answered(agents, "tech-manuals", "What is --plafond for in auto-multiple-choice note?", "above max will be replaced")
+
+
+def test_a_definition_with_a_titled_label_is_found_by_its_number(agents):
+    """"Definition 3 (IND-CPA, informal) . A KEM …": the label was split off and dropped, so the
+    question's "Definition 3" matched nothing and a related passage answered."""
+    answered(agents, "default", "According to Definition 3 in SP 800-227, when does a KEM have indistinguishable "
+                                "ciphertexts?", "negligible")

@@ -94,6 +94,10 @@ def test_a_numbered_label_opens_its_statement_in_both_splits():
         "Definition 1. A scheme consists of four parts.", "Lemma 3.2. It holds.", "See Algorithm 2.", "It signs."]
     assert split_cited("Example 4. The call returns None. [c2] Then stop. [c3]") == [
         "Example 4. The call returns None. [c2]", "Then stop. [c3]"]
+    # a label with a parenthetical title, its period spaced off by the extraction
+    titled = "Definition 3 (ABC-CPA, informal) . A scheme is secure if the advantage is negligible. See Table 3 (sizes)."
+    assert split_prose(titled) == ["Definition 3 (ABC-CPA, informal) . A scheme is secure if the advantage is negligible.",
+                                   "See Table 3 (sizes)."]
 
 
 def test_a_focus_term_respaced_is_stated_only_on_word_boundaries():

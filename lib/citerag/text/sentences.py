@@ -18,9 +18,10 @@ _PROSE_BOUNDARY = re.compile(rf"(?<=[.!?]){_NOT_AN_END}\s+(?=[A-Z(\[\"“])")
 # quote), or at the end of its line, keeping the citation groups that follow it: "index.php? func"
 # and ". . . documentation" inside a restated unit are not ends.
 _CITED_SENTENCE = re.compile(rf".+?(?:[.!?]{_NOT_AN_END}(?:\s*\[[^\]]*\])*(?=\s+[A-Z(\"“]|\s*$)|$)", re.S)
-# A numbered label that opens a statement ("Definition 1.", "Example 2.", "Lemma 3.1."): not a
-# sentence of its own. Split off, the statement would lose the name it is cited by.
-_LABEL = re.compile(r"[A-Z][a-z]+ \d+(?:\.\d+)*\.")
+# A numbered label that opens a statement ("Definition 1.", "Example 2.", "Lemma 3.1.", "Definition
+# 3 (IND-CPA, informal) ."): not a sentence of its own. Split off, the statement would lose the
+# name it is cited by.
+_LABEL = re.compile(r"[A-Z][a-z]+ \d+(?:\.\d+)*(?: \([^()]{1,40}\))? ?\.")
 
 
 def _join_labels(pieces: list[str]) -> list[str]:
