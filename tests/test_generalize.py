@@ -657,3 +657,20 @@ def test_a_definition_with_a_titled_label_is_found_by_its_number(agents):
     question's "Definition 3" matched nothing and a related passage answered."""
     answered(agents, "default", "According to Definition 3 in SP 800-227, when does a KEM have indistinguishable "
                                 "ciphertexts?", "negligible")
+
+
+@pytest.mark.parametrize("corpus,question,doc,page", [
+    ("tech-manuals", "What happens when autoLeading is set to max?", "reportlab-userguide", 74),
+    ("default", "In which bit order does BitsToBytes work in ML-DSA?", "NIST.FIPS.204", 39),
+])
+def test_a_camel_case_name_counts_in_the_rerankers_identifier_feature(agents, corpus, question, doc, page):
+    """"autoLeading", "BitsToBytes" are names written as code: the chunk holding one outranks
+    chunks the dense ranking likes for the rest of the question (before: not in the top 8)."""
+    from citerag.retrieval.query import analyse
+    from citerag.retrieval.retriever import Retriever
+
+    assert analyse("Set autoLeading and fontSize in SampleNTT, not XOF").code_names == \
+        ("XOF", "autoLeading", "fontSize", "SampleNTT")
+    agent = agents[corpus]
+    hits = Retriever(agent.store, agent.params.retrieve).search(question).hits
+    assert any(h.doc_id == doc and h.loc.start_page <= page <= h.loc.end_page for h in hits[:3])

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from citerag.text.patterns import identifiers
+from citerag.text.patterns import CAMEL_NAME, identifiers
 from citerag.text.tokenize import STOPWORDS, stem
 
 if TYPE_CHECKING:
@@ -57,6 +57,14 @@ class QueryAnalysis:
     subject: str | None = None  # what a definition question asks about
     docs: tuple[str, ...] = ()  # doc ids the question names
     broad: bool = False  # asks for the whole of a named thing (answered from overview sections)
+
+    @property
+    def code_names(self) -> tuple[str, ...]:
+        """The identifiers and the names written as code in camel case ("SampleNTT", "drawImage"):
+        what the reranker looks for in a chunk. The answer scorer weighs only the identifiers
+        3x; camel-case words count there as names by being no ordinary English."""
+        camel = [m.group(0) for m in CAMEL_NAME.finditer(self.text)]
+        return tuple(dict.fromkeys([*self.identifiers, *(c for c in camel if c not in self.identifiers)]))
 
 
 def detect_mode(text: str) -> str:

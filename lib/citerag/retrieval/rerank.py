@@ -91,8 +91,8 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     # in a document where every chunk says ABC-DSA.
     w = identifier_weights or {}
     held = sum(w.get(i, 1.0) * (_has_token(text_lower, i) or (bool(head_lower) and _has_token(head_lower, i))
-                                or (named_here and i.lower() in mentions)) for i in q.identifiers)
-    total = sum(w.get(i, 1.0) for i in q.identifiers)
+                                or (named_here and i.lower() in mentions)) for i in q.code_names)
+    total = sum(w.get(i, 1.0) for i in q.code_names)
     f["identifier"] = held / total if total > 0 else 0.0
     qb = _bigrams(list(q.content_words))
     f["phrase"] = len(qb & _bigrams(_chunk_words(chunk.text))) / len(qb) if qb else 0.0

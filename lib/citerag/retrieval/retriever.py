@@ -177,7 +177,7 @@ class Retriever:
             sims = self.store.vectors[[pos[c] for c in pool]] @ qvec
             best = fused[pool[0]]
             hints = rerank.doc_hints(qa, self.store.knowledge.name_docs)
-            weights = ({i: max(self.store.bm25.term_idf(i), 0.0) for i in qa.identifiers}
+            weights = ({i: max(self.store.bm25.term_idf(i), 0.0) for i in qa.code_names}
                        if p.identifier_idf else None)
             final_scores = {}
             for cid, sim in zip(pool, sims):

@@ -90,6 +90,10 @@ IDENTIFIER = re.compile(
 )
 
 
+# A name written as code in camel case: "drawImage", "fontSize", "SampleNTT", "ByteEncode".
+CAMEL_NAME = re.compile(r"\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-9]*)\b")
+
+
 def identifiers(text: str) -> list[str]:
     """Technical identifiers in order of appearance, de-duplicated (case-insensitive)."""
     seen, out = set(), []
