@@ -461,3 +461,18 @@ def test_each_part_favours_the_passage_defining_its_own_name():
     a = answer_from_evidence(analyse("What is the default barGap of a bar chart, and what is the default groupGap?"),
                              ev, AnswerParams(), idf, set(idf), common_words=plain)
     assert not a.refused and "barGap: Defaults to 0" in a.answer and "groupGap: Defaults to 5" in a.answer, a.answer
+
+
+def test_a_settings_default_stated_later_in_its_paragraph_is_read_with_it():
+    """"--cap t gives the ratio over which a box is not ticked. You can set this value to 0.6 to
+    … . The default value is 1.0, so that this feature is disabled.": the default is two
+    sentences on, past the one context sentence, and is read with the setting."""
+    ev = [_ev("c1", "- --cap upper gives the black ratio threshold over which a box is considered as not being "
+                    "ticked. You can set this value to 0.6 to allow students to cancel a ticked box by filling it "
+                    "completely. The default value is 1.0, so that this feature is disabled.\n\n- --grain g asks "
+                    "marks to be rounded to a multiple of g.")]
+    idf = {"cap": 4.0, "default": 0.5, "value": 0.5, "ratio": 2.0, "black": 2.0, "box": 1.0, "ticked": 2.0,
+           "option": 0.5, "set": 0.3}
+    a = answer_from_evidence(analyse("What does the --cap option set, and what is its default?"), ev, AnswerParams(),
+                             idf, set(idf))
+    assert not a.refused and "default value is 1.0" in a.answer, a.answer

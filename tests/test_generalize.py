@@ -674,3 +674,8 @@ def test_a_camel_case_name_counts_in_the_rerankers_identifier_feature(agents, co
     agent = agents[corpus]
     hits = Retriever(agent.store, agent.params.retrieve).search(question).hits
     assert any(h.doc_id == doc and h.loc.start_page <= page <= h.loc.end_page for h in hits[:3])
+
+
+def test_the_default_stated_later_in_a_settings_paragraph_is_in_the_answer(agents):
+    answered(agents, "tech-manuals", "What does AMC's --seuil-up option give, and what is its default value?",
+             "default value is 1.0")

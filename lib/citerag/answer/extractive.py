@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from citerag.answer.asked import Asked, Head, asked, asked_heads, type_match
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
-from citerag.answer.units import Passage, Unit, passages, units
+from citerag.answer.units import Passage, Unit, passages, states_default, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.retrieval.rerank import is_overview
@@ -316,6 +316,13 @@ def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n:
                 not _sentence_beside(nxt, last):
             break
         out.append(nxt)
+    # The setting's default, stated later in the same paragraph ("--x t gives … . You can set …
+    # . The default value is 1.0, so that …"), is read with it too.
+    rest = all_units[position[id(out[-1])] + 1: position[id(out[-1])] + 1 + MAX_FOLLOW]
+    later = next((u for u in rest if _sentence_beside(u, out[-1]) and states_default(u)), None)
+    if later is not None and all(_sentence_beside(u, out[-1]) for u in rest[: rest.index(later)]) \
+            and not any(states_default(u) for u in out):
+        out.append(later)
     return Passage(out) if len(out) > len(p.units) else p
 
 

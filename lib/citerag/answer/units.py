@@ -204,6 +204,12 @@ def _announced_code(lines: list[str], out: list[Unit], block: int) -> bool:
         _CODE_LINE.search(ln) for ln in lines) and not any(_BULLET.match(ln) for ln in lines)
 
 
+def states_default(u: Unit) -> bool:
+    """The unit states the default of the setting its paragraph describes ("The default value is
+    1.0, so that this feature is disabled.")."""
+    return u.kind == "sentence" and bool(_DEFAULT.match(u.text))
+
+
 def _unfinished(u: Unit) -> bool:
     """A prose sentence that stops without its end mark ("… just after the command X the line"):
     the paragraph after it (a displayed command, then "so that …") completes it."""
