@@ -476,3 +476,18 @@ def test_a_settings_default_stated_later_in_its_paragraph_is_read_with_it():
     a = answer_from_evidence(analyse("What does the --cap option set, and what is its default?"), ev, AnswerParams(),
                              idf, set(idf))
     assert not a.refused and "default value is 1.0" in a.answer, a.answer
+
+
+def test_a_numbered_announcement_item_is_a_labelled_fact():
+    """"4. Approving Authority. Secretary of Commerce.": label and value were each too short to be
+    a statement and both were dropped. A value of one sentence keeps its label; a longer item
+    stays prose."""
+    from citerag.answer.units import units
+
+    text = ("4. Approving Authority. Secretary of Widgets.\n\n5. Maintenance Agency. Department of Widgets, "
+            "Institute of Gadgets, Laboratory of Tools (LT).\n\n6. Applicability. This standard applies to all "
+            "departments. It also applies to their contractors.")
+    us = units(Evidence("c1", Location("D::p4::c3", "D", 4, 4), text))
+    assert [(u.kind, u.text[:30]) for u in us] == [
+        ("definition", "Approving Authority: Secretary"), ("definition", "Maintenance Agency: Department"),
+        ("sentence", "This standard applies to all d"), ("sentence", "It also applies to their contr")]

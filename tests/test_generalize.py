@@ -679,3 +679,7 @@ def test_a_camel_case_name_counts_in_the_rerankers_identifier_feature(agents, co
 def test_the_default_stated_later_in_a_settings_paragraph_is_in_the_answer(agents):
     answered(agents, "tech-manuals", "What does AMC's --seuil-up option give, and what is its default value?",
              "default value is 1.0")
+
+
+def test_a_numbered_announcement_item_answers_by_its_label(agents):
+    answered(agents, "default", "Who is the approving authority of FIPS 203?", "Secretary of Commerce")

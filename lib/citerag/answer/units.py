@@ -128,8 +128,10 @@ def units(ev: Evidence) -> list[Unit]:
                 continue
             if ln.startswith("#"):
                 continue
-            kv = _LABELLED.match(ln)
-            if kv and not IO_LINE.match(ln) and not has_pseudocode(ln) and len(kv.group(2).split()) <= 12:
+            kv, numbered = _LABELLED.match(ln), _NUMBERED_LABEL.match(ln)
+            kv = kv if kv and len(kv.group(2).split()) <= 12 else numbered if numbered and len(
+                split_prose(numbered.group(2))) == 1 else None
+            if kv and not IO_LINE.match(ln) and not has_pseudocode(ln):
                 add(f"{kv.group(1)}: {kv.group(2).rstrip('.')}", "definition")  # "Status: Final"
                 continue
             if ln in own_titles:
@@ -181,6 +183,8 @@ _INLINE_TERM = re.compile(r"^([a-z][\w-]*(?: [a-z(][\w()/-]*){0,5}) ([A-Z][a-z]*
 # too short to pass as a statement; algorithm Input/Output lines are read with their algorithm.
 _LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*", re.I)
+# … or a numbered item of a formal announcement ("4. Approving Authority. Secretary of Commerce.").
+_NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+([A-Z][a-z]+(?: (?:[A-Z][a-z]+|of|and|for|the|to|on)){0,4})\.\s+(\S.*)$")
 
 
 # A line that opens as code: a keyword ("from x.y import z") or a console prompt ("$ make").
