@@ -491,3 +491,16 @@ def test_a_numbered_announcement_item_is_a_labelled_fact():
     assert [(u.kind, u.text[:30]) for u in us] == [
         ("definition", "Approving Authority: Secretary"), ("definition", "Maintenance Agency: Department"),
         ("sentence", "This standard applies to all d"), ("sentence", "It also applies to their contr")]
+
+
+def test_a_part_naming_a_camel_case_name_keeps_to_it():
+    """"What does sigDecode do, and which function does w1Encode use …?": the first part names its
+    own thing in camel case, so it does not carry the second part's identifier, which had
+    picked w1Encode's sentences for both parts."""
+    from citerag.answer.asked import split_parts
+    from citerag.answer.extractive import _part_qa
+
+    qa = analyse("What does sigDecode do, and which function does w1Encode use to pack each polynomial?")
+    first, _second = split_parts(qa.text)
+    assert "w1Encode" not in _part_qa(qa, first).text
+    assert _part_qa(analyse("What does X-1 take, and what does it return?"), "what does it return").text.endswith("X-1")

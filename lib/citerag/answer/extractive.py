@@ -24,6 +24,7 @@ from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words
 from citerag.retrieval.rerank import is_overview
 from citerag.text.patterns import (
+    CAMEL_NAME,
     DOCUMENT_PARTS,
     IO_LINE,
     PERSONAL_PRONOUNS,
@@ -96,7 +97,7 @@ def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
         return qa
     own = identifiers(text)
     words = tuple(dict.fromkeys(content_words(text)))
-    named = bool(own) or bool(_INNER_NAME.search(text))
+    named = bool(own) or bool(_INNER_NAME.search(text)) or bool(CAMEL_NAME.search(text))
     extra = [] if (not own and len(words) >= OWN_SUBJECT_WORDS) or (named and not _REFERS_BACK.search(text)) else \
         [i for i in (*qa.identifiers, *named_by_kind(qa.text)) if i.lower() not in text.lower()]
     return dataclasses.replace(qa, text=" ".join([text, *extra]), identifiers=tuple(own),
