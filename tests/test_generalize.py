@@ -683,3 +683,10 @@ def test_the_default_stated_later_in_a_settings_paragraph_is_in_the_answer(agent
 
 def test_a_numbered_announcement_item_answers_by_its_label(agents):
     answered(agents, "default", "Who is the approving authority of FIPS 203?", "Secretary of Commerce")
+
+
+def test_a_define_question_is_answered_from_the_glossary_entry_with_its_next_sentence(agents):
+    """The glossary entry is the preferred answer, and the sentence after it in the entry comes too."""
+    r = ask(agents, "default", "How does FIPS 204 define little-endian?")
+    assert r.answer.answer.startswith("little-endian: The property of a byte string"), r.answer.answer
+    assert "leftmost (first) byte is the least significant" in r.answer.answer

@@ -187,3 +187,14 @@ def test_a_command_line_option_is_an_identifier():
     assert identifiers("What does the --plafond option of AMC do, and --seuil-up? a -- b") == \
         ["--plafond", "AMC", "--seuil-up"]
     assert identifiers("an e-mail, x--y") == ["e-mail"]
+
+
+def test_the_subject_of_a_define_question_is_read_anywhere():
+    """"How does FIPS 203 define input checking?": the "define" alternative was anchored at the
+    question's start, so only "Define X" had a subject and the glossary row was never preferred."""
+    from citerag.retrieval.query import definition_subject
+
+    assert definition_subject("How does FIPS 203 define input checking?") == "input checking"
+    assert definition_subject("How does the glossary define a widget combiner?") == "widget combiner"
+    assert definition_subject("What is input checking?") == "input checking"
+    assert definition_subject("Which tools does the manual recommend?") is None

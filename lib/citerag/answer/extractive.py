@@ -415,8 +415,10 @@ def _preferred(qa: QueryAnalysis, all_units: list[Unit], score, params: AnswerPa
     if qa.subject:  # set only for definition-shaped questions
         rows = [u for u in all_units if u.kind == "definition"
                 and u.text.lower().split(":", 1)[0].strip(" ()") == qa.subject.lower()]
-        if rows:
-            return rows[:1]
+        if rows:  # with the sentence after it in its paragraph ("In particular, …")
+            i = all_units.index(rows[0])
+            return [rows[0], *(u for u in all_units[i + 1: i + 1 + params.context_sentences]
+                               if _sentence_beside(u, rows[0]))]
     if qa.identifiers and (qa.mode == "parameter" or _PARAM_WORDS.search(qa.text)):
         idents = {i.lower() for i in qa.identifiers}
         attributes = [w for w in qa.content_words if w not in idents and not any(w in i for i in idents)]

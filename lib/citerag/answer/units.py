@@ -75,7 +75,7 @@ def units(ev: Evidence) -> list[Unit]:
     # In a glossary, a term may stand on its own line with its definition in the paragraph
     # below ("KEM combiner" then "A function that takes …"): that definition is "term: …", and
     # what follows is read under the term.
-    glossary = bool(GLOSSARY_HEADING.search(" ".join(own_titles[:-1])))
+    glossary = bool(GLOSSARY_HEADING.search(ev.heading))
     term = ""
 
     def add(text: str, kind: str, group: str = "", item: bool = False) -> None:

@@ -25,8 +25,9 @@ _ANCHOR = re.compile(
 _SUBJECT = re.compile(
     r"^(?:what|who)\s+(?:is|are|does|do)\s+(?:the\s+acronym\s+|an?\s+|the\s+)?(.+?)"
     r"(?:\s+(?:stand\s+for|mean|refer\s+to))?(?:\s+(?:in|according\s+to|of|for)\s+[^?]*)?\s*\??$"
-    r"|^(?:define|definition\s+of|meaning\s+of)\s+(?:an?\s+|the\s+)?(.+?)\s*\??$"
-    r"|\bdefines?\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
+    r"|^(?:define|definition\s+of|meaning\s+of)\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
+# … or names it after the verb anywhere: "How does the glossary define a KEM combiner?"
+_DEFINES = re.compile(r"\bdefines?\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 # A broad question names a thing and asks for the whole of it: "what is PQC", "explain ML-DSA",
 # "what are the PQC standards". Its answer is in a document's abstract or introduction.
@@ -75,10 +76,10 @@ def detect_mode(text: str) -> str:
 
 
 def definition_subject(text: str) -> str | None:
-    m = _SUBJECT.match(text.strip())
+    m = _SUBJECT.match(text.strip()) or _DEFINES.search(text.strip())
     if not m:
         return None
-    subject = (m.group(1) or m.group(2) or m.group(3) or "").strip(" \"'“”")
+    subject = (m.group(1) or (m.group(2) if m.re is _SUBJECT else "") or "").strip(" \"'“”")
     return subject if 0 < len(subject) <= 60 else None
 
 
