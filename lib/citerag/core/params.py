@@ -228,7 +228,7 @@ class AnswerParams(_Section):
     # shares the question's words ("Sets the page size." then the valid sizes).
     context_sentences: int = Field(1, ge=0, le=3)
     # A unit of evidence must share at least this share of the question's weighted terms.
-    min_answer_score: float = Field(0.3, ge=0, le=1)
+    min_answer_score: float = Field(0.25, ge=0, le=1)
     # A sentence is supported when this share of its content terms (all of its numbers)
     # occur in the text it cites.
     support_threshold: float = Field(0.6, ge=0, le=1)
