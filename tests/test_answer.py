@@ -504,3 +504,15 @@ def test_a_part_naming_a_camel_case_name_keeps_to_it():
     first, _second = split_parts(qa.text)
     assert "w1Encode" not in _part_qa(qa, first).text
     assert _part_qa(analyse("What does X-1 take, and what does it return?"), "what does it return").text.endswith("X-1")
+
+
+def test_a_yes_no_requirement_is_answered_by_the_sentence_stating_it_with_a_modal():
+    """"Should implementations bound the loop?" ← "Implementations should not bound this loop":
+    the verb after a modal is the question's verb; a sentence merely sharing the loop's name is
+    not the answer."""
+    from citerag.answer.extractive import states_predicate
+
+    q = "Should implementations bound the widget loop?"
+    assert states_predicate(q, "Implementations should not bound this loop, if at all possible.")
+    assert not states_predicate(q, "An incorrect limit on the widget loop will cause interoperability errors.")
+    assert not states_predicate("What should implementations bound?", "Implementations should not bound it.")

@@ -702,3 +702,7 @@ def test_a_passage_that_paraphrases_the_question_is_still_drafted(agents, corpus
     ("hybrid solutions" for "hybrid protocols"). At the old 0.3 bar (answer.min_answer_score) both
     were refused; at 0.25 they are answered, and no seen-pool unanswerable is answered for it."""
     answered(agents, corpus, question, needs)
+
+
+def test_a_yes_no_requirement_question_gets_the_requirement(agents):
+    answered(agents, "default", "Should implementations bound the SampleNTT while loop?", "should not bound this loop")

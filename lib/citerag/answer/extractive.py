@@ -47,6 +47,21 @@ QUOTED_BONUS = 0.5   # a passage holding verbatim a phrase the question quotes (
 # A later part that refers back ("… and what should its x-axis be?") is about the thing the first
 # part's passage is about: another passage under the same section heading wins a near tie.
 SAME_SECTION_BONUS = 0.15
+# A yes/no question about a requirement ("Should implementations bound the loop?") is answered by
+# the passage stating that requirement with a modal, either way ("… should not bound this loop").
+PREDICATE_BONUS = 0.1
+_MODAL_VERB = re.compile(r"\b(?:may|must|shall|should|can|cannot|need)\s+(?:not\s+|only\s+|also\s+|never\s+)?"
+                         r"([a-z]+)\b", re.I)
+_YESNO_MODAL = re.compile(r"^(?:may|must|shall|should|can|could|does|do|is|are)\b", re.I)
+
+
+def states_predicate(question: str, text: str) -> bool:
+    """The passage states with a modal the verb a yes/no question asks about ("Should X bound Y?"
+    ← "X should not bound Y"): the verb after the modal is one of the question's words."""
+    if not _YESNO_MODAL.match(question.strip()):
+        return False
+    asked = {w.lower() for w in re.findall(r"[A-Za-z]+", question)[2:]} - STOPWORDS
+    return any(m.group(1).lower() in asked for m in _MODAL_VERB.finditer(text))
 SAME_PART_SHARE = 0.9  # a part whose best passage an earlier part took answers from its own this close to it
 MAX_FOLLOW = 3      # continuation sentences a passage may take
 MAX_ANTECEDENTS = 2  # sentences a passage that leans back ("In this case, …") takes in front
@@ -244,6 +259,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, part_names) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
+                          + (PREDICATE_BONUS if "yesno" in part.types and states_predicate(part.text, p.text) else 0.0)
                           + (SAME_SECTION_BONUS if section and p.head.heading == section
                              and not any(u in c.units for c in chosen for u in p.units) else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
