@@ -516,3 +516,17 @@ def test_a_yes_no_requirement_is_answered_by_the_sentence_stating_it_with_a_moda
     assert states_predicate(q, "Implementations should not bound this loop, if at all possible.")
     assert not states_predicate(q, "An incorrect limit on the widget loop will cause interoperability errors.")
     assert not states_predicate("What should implementations bound?", "Implementations should not bound it.")
+
+
+def test_a_title_line_over_a_table_names_its_rows():
+    """"widget.choice parameters" over "Parameter | Meaning | Default": each row restates the title,
+    so a question about widget.choice's width finds that table's row, not another widget's. A
+    caption already read keeps its place, and a two-column table under a line stays a glossary."""
+    from citerag.answer.units import units
+
+    text = ("widget.choice parameters\nParameter | Meaning | Default\nwidth | The widget width | 120\n\n"
+            "Table 3. Sizes\n[REF1]\nname | size | category\nABC-1 | 32 | 1\n\n"
+            "Terms used\nXOF | eXtendable-Output Function")
+    us = units(Evidence("c1", Location("D::p62::c2", "D", 62, 62), text))
+    assert [u.text for u in us] == ["widget.choice parameters: width: Meaning The widget width, Default 120",
+                                    "Table 3, Sizes: ABC-1: size 32, category 1", "XOF: eXtendable-Output Function"]

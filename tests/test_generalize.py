@@ -706,3 +706,8 @@ def test_a_passage_that_paraphrases_the_question_is_still_drafted(agents, corpus
 
 def test_a_yes_no_requirement_question_gets_the_requirement(agents):
     answered(agents, "default", "Should implementations bound the SampleNTT while loop?", "should not bound this loop")
+
+
+def test_a_row_of_a_titled_parameter_table_answers_for_its_widget(agents):
+    answered(agents, "tech-manuals", "What default height does a ReportLab canvas.acroform.choice widget have?",
+             "Default 36")

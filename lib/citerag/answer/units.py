@@ -97,9 +97,12 @@ def units(ev: Evidence) -> list[Unit]:
         if _announced_code(lines, out, block):
             add(" ".join(lines), "code")  # "… write code like this:" then the code, as one unit
             continue
-        for ln in lines:
+        for i, ln in enumerate(lines):
             if _CAPTION.match(ln):
                 caption = re.sub(r"^(Table\s+\d+)[.:]\s*", r"\1, ", ln).rstrip(".")  # one sentence, not two
+                continue
+            if not caption and _titles_table(ln, lines[i + 1] if i + 1 < len(lines) else ""):
+                caption = ln  # "x.choice parameters" over "Parameter | Meaning | Default": the rows' subject
                 continue
             m = _ALGO.match(ln)
             if m:
@@ -159,6 +162,13 @@ def units(ev: Evidence) -> list[Unit]:
                     # algorithm's name is there, not in the line).
                     add(s, "sentence", algo if out and out[-1].kind == "title" else "", item=item)
     return out
+
+
+def _titles_table(line: str, nxt: str) -> bool:
+    """A short untitled line right above a table of three or more columns names what its rows
+    are about ("canvas.acroform.choice parameters"); a two-column table under it stays a glossary."""
+    return (" | " not in line and nxt.count(" | ") >= 2 and len(line.split()) <= 8
+            and not re.search(r"[.:;!?]$", line) and not line.startswith("#"))
 
 
 def _join_wrapped_cells(lines: list[str]) -> list[str]:
