@@ -530,3 +530,15 @@ def test_a_title_line_over_a_table_names_its_rows():
     us = units(Evidence("c1", Location("D::p62::c2", "D", 62, 62), text))
     assert [u.text for u in us] == ["widget.choice parameters: width: Meaning The widget width, Default 120",
                                     "Table 3, Sizes: ABC-1: size 32, category 1", "XOF: eXtendable-Output Function"]
+
+
+def test_a_kind_head_is_stated_by_its_cue_or_by_the_answer_naming_the_kind():
+    """"Which methods for combining keys …" asks for methods, which an answer states by naming
+    them ("three approved methods for combining …"), not only by code ("getWidth()"). A date or
+    number head still needs its cue."""
+    from citerag.answer.asked import Head, head_stated
+
+    assert head_stated(Head("methods", "code"), "", "It provides three approved methods for combining keys.")
+    assert head_stated(Head("method", "code"), "", "Call getWidth() on it.")
+    assert not head_stated(Head("method", "code"), "", "It combines the keys.")
+    assert not head_stated(Head("year", "date"), "", "The year of the standard is given in its references.")

@@ -711,3 +711,8 @@ def test_a_yes_no_requirement_question_gets_the_requirement(agents):
 def test_a_row_of_a_titled_parameter_table_answers_for_its_widget(agents):
     answered(agents, "tech-manuals", "What default height does a ReportLab canvas.acroform.choice widget have?",
              "Default 36")
+
+
+def test_which_methods_is_answered_by_the_sentence_naming_the_methods(agents):
+    answered(agents, "default", "Which methods for combining keys does SP 800-133 provide, according to SP 800-227?",
+             "methods for combining cryptographic keys")
