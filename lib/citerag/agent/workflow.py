@@ -168,7 +168,7 @@ class AgentWorkflow(Workflow):
         st, p = await ctx.store.get("st"), self.params.agent
         score = Scorer(st.qa, self.idf)
         texts = [(h.doc_id, self.store.by_id[h.chunk_id].text) for h in st.hits]
-        # a chunk of a document the question names by name ("… in AMC") holds that name
+        # a chunk of a document the question names by name ("… in Widgetry") holds that name
         implied: dict[str, str] = {}
         for mention, doc in self.store.knowledge.doc_mentions(st.qa.text):
             if not names_place(mention):

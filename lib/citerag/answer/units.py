@@ -73,7 +73,7 @@ def units(ev: Evidence) -> list[Unit]:
     heading = ev.heading
     own_titles = ev.heading.split(" > ") if ev.heading else []
     # In a glossary, a term may stand on its own line with its definition in the paragraph
-    # below ("KEM combiner" then "A function that takes …"): that definition is "term: …", and
+    # below ("widget combiner" then "A function that takes …"): that definition is "term: …", and
     # what follows is read under the term.
     glossary = bool(GLOSSARY_HEADING.search(ev.heading))
     term = ""
@@ -152,7 +152,7 @@ def units(ev: Evidence) -> list[Unit]:
                 completes = out and len(s.split()) >= 2 and (item or (out[-1].block == block and (
                     _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s) or out[-1].kind == "title")))
                 inline = _INLINE_TERM.match(s) if glossary and not term else None
-                if inline:  # "legacy use The algorithm … may be used only …": the term opens the line
+                if inline:  # "legacy mode The tool … may be used only …": the term opens the line
                     add(f"{inline.group(1)}: {inline.group(2)}", "definition")
                 elif term and (_is_statement(s) or completes):
                     add(f"{term}: {s}", "definition")
@@ -166,7 +166,7 @@ def units(ev: Evidence) -> list[Unit]:
 
 def _titles_table(line: str, nxt: str) -> bool:
     """A short untitled line right above a table of three or more columns names what its rows
-    are about ("canvas.acroform.choice parameters"); a two-column table under it stays a glossary."""
+    are about ("form.choice parameters"); a two-column table under it stays a glossary."""
     return (" | " not in line and nxt.count(" | ") >= 2 and len(line.split()) <= 8
             and not re.search(r"[.:;!?]$", line) and not line.startswith("#"))
 
@@ -187,13 +187,13 @@ def _join_wrapped_cells(lines: list[str]) -> list[str]:
 
 # A glossary term alone on its line: a few words, no sentence punctuation at its end.
 _TERM_LINE = re.compile(r"^[A-Za-z(][^.:;!?]{0,60}[A-Za-z0-9)]$")
-# … or opening the line, in lower case, before its definition's capital ("legacy use The …").
+# … or opening the line, in lower case, before its definition's capital ("legacy mode The …").
 _INLINE_TERM = re.compile(r"^([a-z][\w-]*(?: [a-z(][\w()/-]*){0,5}) ([A-Z][a-z]* .*)")
 # A short labelled line states a fact as a pair ("Status: Final", "Published: 2024"),
 # too short to pass as a statement; algorithm Input/Output lines are read with their algorithm.
 _LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*", re.I)
-# … or a numbered item of a formal announcement ("4. Approving Authority. Secretary of Commerce.").
+# … or a numbered item of a formal announcement ("4. Approving Authority. Secretary of Widgets.").
 _NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+([A-Z][a-z]+(?: (?:[A-Z][a-z]+|of|and|for|the|to|on)){0,4})\.\s+(\S.*)$")
 
 

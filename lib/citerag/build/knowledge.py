@@ -10,8 +10,8 @@ comes from its profile.
 - **document mentions**: how a question names a document, from its doc id
   ("FIPS 203" for `NIST.FIPS.203`, "reportlab" for `reportlab-userguide`) and
   its title's initials when the document uses them ("AMC").
-- **documents named by their title** ("the fourth-round status report", "the
-  transition guidance"): at query time, a noun phrase ending in a word for a
+- **documents named by their title** ("the third-round status report", "the
+  migration guidance"): at query time, a noun phrase ending in a word for a
   document whose other words all occur in exactly one document's title.
 - **names → documents**: a title ending in "(NAME)" defines NAME; the profile adds more.
 - **identifier families**: `NAME-<number>` identifiers with at least two
@@ -209,14 +209,14 @@ class CorpusKnowledge:
 
     def _title_mentions(self, text: str) -> list[tuple[tuple[int, int], str]]:
         """"the <words> <document noun>" whose words (generic ones aside) all occur in a
-        document's title: "the fourth-round status report" names the title "Status Report on the
-        Fourth Round …", "the transition report" the one title with "Transition". Several titles
+        document's title: "the third-round status report" names the title "Status Report on the
+        Third Round …", "the migration report" the one title with "Migration". Several titles
         fitting, the one that also holds the document noun ("recommendation") wins; a tie names
         none."""
         titles = self._title_tokens
 
         def in_title(word: str, toks: frozenset[str]) -> bool:
-            t = tokenize(word)  # a compound whole or all of its parts ("fourth-round")
+            t = tokenize(word)  # a compound whole or all of its parts ("third-round")
             return bool(t) and (t[0] in toks or (len(t) > 1 and all(x in toks for x in t[1:])))
 
         out = []

@@ -26,7 +26,7 @@ _SUBJECT = re.compile(
     r"^(?:what|who)\s+(?:is|are|does|do)\s+(?:the\s+acronym\s+|an?\s+|the\s+)?(.+?)"
     r"(?:\s+(?:stand\s+for|mean|refer\s+to))?(?:\s+(?:in|according\s+to|of|for)\s+[^?]*)?\s*\??$"
     r"|^(?:define|definition\s+of|meaning\s+of)\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
-# … or names it after the verb anywhere: "How does the glossary define a KEM combiner?"
+# … or names it after the verb anywhere: "How does the glossary define a widget combiner?"
 _DEFINES = re.compile(r"\bdefines?\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 # A broad question names a thing and asks for the whole of it: "what is PQC", "explain ML-DSA",
@@ -61,7 +61,7 @@ class QueryAnalysis:
 
     @property
     def code_names(self) -> tuple[str, ...]:
-        """The identifiers and the names written as code in camel case ("SampleNTT", "drawImage"):
+        """The identifiers and the names written as code in camel case ("SampleGrid", "drawWidget"):
         what the reranker looks for in a chunk. The answer scorer weighs only the identifiers
         3x; camel-case words count there as names by being no ordinary English."""
         camel = [m.group(0) for m in CAMEL_NAME.finditer(self.text)]

@@ -57,7 +57,7 @@ def as_word(term: str) -> str:
 
 
 # Number words a question or a document counts with ("which three functions", "… two stages:").
-# Words English uses for a document ("the transition report"), and for a part of one ("the
+# Words English uses for a document ("the migration report"), and for a part of one ("the
 # report's glossary"): they say where to look, not what a passage must be about.
 DOCUMENT_NOUNS = frozenset("report reports standard standards recommendation recommendations guidance guideline "
                            "guidelines guide manual handbook draft publication specification document".split())
@@ -86,11 +86,11 @@ def named_by_kind(text: str) -> list[str]:
 IDENTIFIER = re.compile(
     r"\b(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-._][A-Za-z0-9]+)*|[A-Za-z]+_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*"
     r"|[A-Za-z]+\d+[A-Za-z0-9]*|\d+-\d+|[A-Z]{2,}[a-z]?)\b"
-    r"|(?<![\w-])--[A-Za-z][\w-]*[A-Za-z0-9]"  # a command-line option: "--plafond", "--seuil-up"
+    r"|(?<![\w-])--[A-Za-z][\w-]*[A-Za-z0-9]"  # a command-line option: "--ceiling", "--upper-bound"
 )
 
 
-# A name written as code in camel case: "drawImage", "fontSize", "SampleNTT", "ByteEncode".
+# A name written as code in camel case: "drawWidget", "lineWidth", "SampleGrid", "ByteEncode".
 CAMEL_NAME = re.compile(r"\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-9]*)\b")
 
 
@@ -131,8 +131,8 @@ def named_by_title(mention: str) -> bool:
 
 
 def names_place(mention: str) -> bool:
-    """A document named by its number ("SP 800-227", "RFC 8446") or by its title ("the status
-    report") is where to look, not what the answer says; one named by name ("in Gri") is also
+    """A document named by its number ("RFC 8446", "ISO 9001") or by its title ("the status
+    report") is where to look, not what the answer says; one named by name ("in Widgetry") is also
     the topic. The term scorer and the retriever's query both drop the first kind and keep the
     second."""
     return named_by_title(mention) or any(c.isdigit() for c in mention)

@@ -19,7 +19,7 @@ _PROSE_BOUNDARY = re.compile(rf"(?<=[.!?]){_NOT_AN_END}\s+(?=[A-Z(\[\"“])")
 # and ". . . documentation" inside a restated unit are not ends.
 _CITED_SENTENCE = re.compile(rf".+?(?:[.!?]{_NOT_AN_END}(?:\s*\[[^\]]*\])*(?=\s+[A-Z(\"“]|\s*$)|$)", re.S)
 # A numbered label that opens a statement ("Definition 1.", "Example 2.", "Lemma 3.1.", "Definition
-# 3 (IND-CPA, informal) ."): not a sentence of its own. Split off, the statement would lose the
+# 3 (ABC-CPA, informal) ."): not a sentence of its own. Split off, the statement would lose the
 # name it is cited by.
 _LABEL = re.compile(r"[A-Z][a-z]+ \d+(?:\.\d+)*(?: \([^()]{1,40}\))? ?\.")
 

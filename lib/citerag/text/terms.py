@@ -60,9 +60,9 @@ class Scorer:
         for t in {t for w in named_by_kind(qa.text) for t in tokenize(w)} - {i.lower() for i in qa.identifiers}:
             if t in self.weights:
                 self.weights[t] *= 3
-        # A document named by its number ("SP 800-227") or title ("the status report") says where
-        # to look, not what the answer says. A document named by name ("in Gri", "AMC") is also the
-        # topic, so it stays, as does an identifier inside a title ("the ABC-KEM standard"); and a
+        # A document named by its number ("RFC 8446") or title ("the status report") says where
+        # to look, not what the answer says. A document named by name ("in Widgetry", "WGT") is also
+        # the topic, so it stays, as does an identifier inside a title ("the GX-1 standard"); and a
         # question that names nothing else keeps its terms.
         kept = {t for i in qa.identifiers for t in tokenize(i)}
         named = {t for mention in qa.doc_mentions if names_place(mention) for t in tokenize(mention)
@@ -70,7 +70,7 @@ class Scorer:
         if any(t not in named for t in self.weights):
             for t in named:
                 self.weights.pop(t, None)
-        # A document named by name ("AMC") is implied by every passage of that document, which
+        # A document named by name ("WGT") is implied by every passage of that document, which
         # rarely repeats it: weighed by its rarity it outweighed the rest of the question, and a
         # passage that merely says the name answered. It weighs no more than the lightest other term.
         by_name = {t for mention in qa.doc_mentions if not names_place(mention) for t in tokenize(mention)}
