@@ -16,7 +16,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field, replace
 
-from citerag.answer.asked import Asked, Head, asked, asked_heads, type_match
+from citerag.answer.asked import TYPES, Asked, Head, asked, asked_heads, type_match
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
 from citerag.answer.units import Passage, Unit, passages, states_default, units
@@ -36,7 +36,7 @@ from citerag.text.patterns import (
     query_phrases,
 )
 from citerag.text.terms import Scorer
-from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set
+from citerag.text.tokenize import POSSESSIVE, QUESTION_FRAME, STOPWORDS, token_set
 
 # Passage scoring (each measured on both corpora's dev and blind sets; see README).
 NAME_BONUS = 0.25   # a passage that opens by defining a name the question asks about
@@ -50,18 +50,6 @@ SAME_SECTION_BONUS = 0.15
 # A yes/no question about a requirement ("Should implementations bound the loop?") is answered by
 # the passage stating that requirement with a modal, either way ("… should not bound this loop").
 PREDICATE_BONUS = 0.1
-_MODAL_VERB = re.compile(r"\b(?:may|must|shall|should|can|cannot|need)\s+(?:not\s+|only\s+|also\s+|never\s+)?"
-                         r"([a-z]+)\b", re.I)
-_YESNO_MODAL = re.compile(r"^(?:may|must|shall|should|can|could|does|do|is|are)\b", re.I)
-
-
-def states_predicate(question: str, text: str) -> bool:
-    """The passage states with a modal the verb a yes/no question asks about ("Should X bound Y?"
-    ← "X should not bound Y"): the verb after the modal is one of the question's words."""
-    if not _YESNO_MODAL.match(question.strip()):
-        return False
-    asked = {w.lower() for w in re.findall(r"[A-Za-z]+", question)[2:]} - STOPWORDS
-    return any(m.group(1).lower() in asked for m in _MODAL_VERB.finditer(text))
 SAME_PART_SHARE = 0.9  # a part whose best passage an earlier part took answers from its own this close to it
 MAX_FOLLOW = 3      # continuation sentences a passage may take
 MAX_ANTECEDENTS = 2  # sentences a passage that leans back ("In this case, …") takes in front
@@ -93,6 +81,19 @@ def _cite(u: Unit) -> str:
 
 # A part with this many content words of its own names its own subject.
 OWN_SUBJECT_WORDS = 4
+
+_MODAL_VERB = re.compile(r"\b(?:may|must|shall|should|can|cannot|need)\s+(?:not\s+|only\s+|also\s+|never\s+)?"
+                         r"([a-z]+)\b", re.I)
+
+
+def states_predicate(question: str, text: str) -> bool:
+    """The passage states with a modal the verb a yes/no question asks about ("Should X bound Y?"
+    ← "X should not bound Y"): the verb after the modal is one of the question's words."""
+    if not TYPES["yesno"].match(question.strip()):
+        return False
+    asked = {w.lower() for w in re.findall(r"[A-Za-z]+", question)[2:]} - STOPWORDS
+    return any(m.group(1).lower() in asked for m in _MODAL_VERB.finditer(text))
+
 
 _INNER_NAME = re.compile(r"(?<=\w )[A-Z][a-z]")  # a capitalised word inside a part: a name of its own
 
@@ -145,7 +146,7 @@ def names(qa: QueryAnalysis, ordinary: frozenset[str]) -> list[str]:
     # about "Codec", so a passage defining that would not answer it.
     # Nor are the words naming a document by its number or title, or a part of one ("the status
     # report's glossary"): they say where to look.
-    text = re.sub(r"(?<=\w)['’]s\b", "", qa.text)
+    text = POSSESSIVE.sub("", qa.text)
     places = [m for m in qa.doc_mentions if names_place(m)]
     for ident in sorted((*qa.identifiers, *places), key=len, reverse=True):
         text = re.sub(as_word(ident), " ", text, flags=re.I)
@@ -324,8 +325,8 @@ def _with_other_parts(draft: Draft, steps: list[Unit], qa: QueryAnalysis, want: 
 def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n: int) -> Passage:
     """The passage and up to `n` sentences that follow it in the same paragraph. The sentence that
     shares the question's words often only names the topic; the fact comes next ("Valid values
-    are A4, letter and legal."), as it may after a glossary term's first sentence. Read, not scored: scoring them
-    would favour long passages over the sentence that matches."""
+    are A4, letter and legal."), as it may after a glossary term's first sentence. Read, not
+    scored: scoring them would favour long passages over the sentence that matches."""
     out = list(p.units)
     for nxt in all_units[position[id(out[-1])] + 1:]:
         last = out[-1]

@@ -64,7 +64,8 @@ def token_set(text: str) -> frozenset[str]:
 
 
 _SEP = re.compile(r"[-_./']")
-_POSSESSIVE = re.compile(r"(?<=[A-Za-z0-9])['’]s\b")
+# A possessive ending ("report's", "tool’s"): the noun is the word.
+POSSESSIVE = re.compile(r"(?<=[A-Za-z0-9])['’]s\b")
 
 
 def _greek_names() -> dict[int, str]:
@@ -88,7 +89,7 @@ def _tokenize(text: str, use_stem: bool) -> tuple[str, ...]:
     toks: list[str] = []
     # A possessive is its noun: "the report's glossary" holds "report", not an unseen "report's"
     # and a letter "s".
-    text = _POSSESSIVE.sub("", text.translate(_GREEK))
+    text = POSSESSIVE.sub("", text.translate(_GREEK))
     for m in _REF.finditer(text):
         kind = m.group(1).lower()
         kind = _REF_NAME.get(kind, kind.rstrip("s") if kind.endswith("s") else kind)
