@@ -185,7 +185,7 @@ def test_a_command_line_option_is_an_identifier():
     from citerag.text.patterns import identifiers
 
     assert identifiers("What does the --plafond option of AMC do, and --seuil-up? a -- b") == \
-        ["--plafond", "AMC", "--seuil-up"]
+        ["plafond", "AMC", "seuil-up"]
     assert identifiers("an e-mail, x--y") == ["e-mail"]
 
 

@@ -95,10 +95,12 @@ CAMEL_NAME = re.compile(r"\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-
 
 
 def identifiers(text: str) -> list[str]:
-    """Technical identifiers in order of appearance, de-duplicated (case-insensitive)."""
+    """Technical identifiers in order of appearance, de-duplicated (case-insensitive). A
+    command-line option is named without its dashes ("--skip-blank" → "skip-blank"), as a
+    chunk's tokens and the question's other words hold it."""
     seen, out = set(), []
     for m in IDENTIFIER.finditer(text):
-        tok = m.group(0).strip(".")
+        tok = m.group(0).strip(".").lstrip("-")
         key = tok.lower()
         if key in seen or key in STOPWORDS or len(tok) < 2:
             continue

@@ -51,7 +51,7 @@ class Scorer:
             w = max(idf[t], 0.1) if t in idf else unseen
             self.weights[t] = max(self.weights.get(t, 0.0), w)
         for ident in qa.identifiers:
-            t = ident.lower().lstrip("-")  # an option ("--quiet") is tokenized as its word
+            t = ident.lower()
             self.weights[t] = self.weights.get(t, 1.0) * 3
         for a in qa.anchors:
             self.weights[a] = self.weights.get(a, 1.0) * 3
