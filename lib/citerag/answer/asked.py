@@ -322,14 +322,16 @@ def action_stated(verb: str, evidence_text: str, answer_text: str) -> bool:
 
 def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
+    def names_it(text: str) -> bool:
+        # code writes compounds in camelCase: "fontName" states the font's name; "colour" is "color"
+        words = token_set(_CAMEL.sub(" ", text))
+        return any(token_set(v) & words for v in spellings(head.word.lower()))
+
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself
-        return bool(CUES[head.type].search(answer_text)) or any(
-            token_set(v) & token_set(answer_text) for v in spellings(head.word.lower()))
+        return bool(CUES[head.type].search(answer_text)) or names_it(answer_text)
     if head.type:
         return bool(CUES[head.type].search(answer_text))
-    # code writes compounds in camelCase: "fontName" states the font's name; "colour" is "color"
-    words = token_set(_CAMEL.sub(" ", evidence_text))
-    return any(token_set(v) & words for v in spellings(head.word.lower()))
+    return names_it(evidence_text)
 
 
 def split_parts(question: str) -> list[str]:

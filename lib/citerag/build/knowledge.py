@@ -12,7 +12,7 @@ comes from its profile.
   its title's initials when the document uses them ("AMC").
 - **documents named by their title** ("the third-round status report", "the
   migration guidance"): at query time, a noun phrase ending in a word for a
-  document whose other words all occur in exactly one document's title.
+  document whose other words all occur in one document's title.
 - **names → documents**: a title ending in "(NAME)" defines NAME; the profile adds more.
 - **identifier families**: `NAME-<number>` identifiers with at least two
   members in the corpus (ML-KEM-512/768/1024). A lone `x86-64` or `UTF-8` is
@@ -231,7 +231,8 @@ class CorpusKnowledge:
             if not content or not fits:
                 continue
             score = {d: sum(in_title(w, toks) for w in phrase) for d, toks in fits.items()}
-            docs = [d for d, v in score.items() if v == max(score.values())]
+            best = max(score.values())
+            docs = [d for d, v in score.items() if v == best]
             if len(docs) == 1:
                 out.append(((m.start(1), m.start(1) + words[ends[-1]].end()), docs[0]))
         return out

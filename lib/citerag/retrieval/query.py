@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from citerag.text.patterns import CAMEL_NAME, identifiers
@@ -59,7 +60,7 @@ class QueryAnalysis:
     docs: tuple[str, ...] = ()  # doc ids the question names
     broad: bool = False  # asks for the whole of a named thing (answered from overview sections)
 
-    @property
+    @cached_property
     def code_names(self) -> tuple[str, ...]:
         """The identifiers and the names written as code in camel case ("SampleGrid", "drawWidget"):
         what the reranker looks for in a chunk. The answer scorer weighs only the identifiers
@@ -79,7 +80,7 @@ def definition_subject(text: str) -> str | None:
     m = _SUBJECT.match(text.strip()) or _DEFINES.search(text.strip())
     if not m:
         return None
-    subject = (m.group(1) or (m.group(2) if m.re is _SUBJECT else "") or "").strip(" \"'“”")
+    subject = next((g for g in m.groups() if g), "").strip(" \"'“”")
     return subject if 0 < len(subject) <= 60 else None
 
 

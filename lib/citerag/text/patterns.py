@@ -56,7 +56,6 @@ def as_word(term: str) -> str:
     return rf"(?<![\w-]){re.escape(term)}(?![\w-])"
 
 
-# Number words a question or a document counts with ("which three functions", "… two stages:").
 # Words English uses for a document ("the migration report"), and for a part of one ("the
 # report's glossary"): they say where to look, not what a passage must be about.
 DOCUMENT_NOUNS = frozenset("report reports standard standards recommendation recommendations guidance guideline "
@@ -65,6 +64,7 @@ DOCUMENT_PARTS = frozenset("glossary appendix annex references bibliography ackn
                            "foreword preface abstract errata".split())
 # A section of terms and their definitions, by its heading.
 GLOSSARY_HEADING = re.compile(r"terms|definitions|glossary|acronyms|abbreviations|symbols", re.I)
+# Number words a question or a document counts with ("which three functions", "… two stages:").
 NUMBER_WORDS = {w: n for n, w in enumerate("two three four five six seven eight nine ten".split(), start=2)}
 
 _NAMED_BY_KIND = re.compile(

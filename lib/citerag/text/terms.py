@@ -75,8 +75,10 @@ class Scorer:
         # passage that merely says the name answered. It weighs no more than the lightest other term.
         by_name = {t for mention in qa.doc_mentions if not names_place(mention) for t in tokenize(mention)}
         others = [w for t, w in self.weights.items() if t not in by_name]
-        for t in by_name & set(self.weights) if others else ():
-            self.weights[t] = min(self.weights[t], min(others))
+        if others:
+            lightest = min(others)
+            for t in by_name & set(self.weights):
+                self.weights[t] = min(self.weights[t], lightest)
         self.total = sum(self.weights.values()) or 1.0
         # A text that writes a term in its other spelling ("color" for a question's "colour") or in
         # another inflection ("contrast" for "contrasted", "encoding" for "encoded") holds it.
