@@ -542,3 +542,26 @@ def test_a_kind_head_is_stated_by_its_cue_or_by_the_answer_naming_the_kind():
     assert head_stated(Head("method", "code"), "", "Call getWidth() on it.")
     assert not head_stated(Head("method", "code"), "", "It combines the keys.")
     assert not head_stated(Head("year", "date"), "", "The year of the standard is given in its references.")
+
+
+def test_each_part_wants_the_answer_type_it_asks_itself():
+    """"Which shuffle is the sampler based on, and which bytes of the output choose the signs?":
+    the first part asks no number; inheriting the question's ("which bytes") halved the one
+    sentence that answers it, "The procedure is based on the Knuth shuffle.", which has no digit,
+    and a sentence about byte 9 answered instead."""
+    from citerag.answer.asked import asked
+
+    q = "Which shuffle is the sampler based on, and which bytes of the output choose the signs?"
+    first, second = asked(q).parts
+    assert first.types == () and "number" in second.types
+    from citerag.answer.asked import type_match
+
+    assert type_match(("reason",), "For efficiency reasons, the slow path is not used.")  # a plural reason
+    ev = [_ev("c1", "Step 9 of the sampler runs every time a byte of the sampler output is greater than i."),
+          _ev("c2", "The procedure is based on the Knuth shuffle. The first 8 bytes of the output choose the "
+                    "signs of the nonzero entries.")]
+    idf = {"shuffle": 4.0, "sampler": 3.0, "based": 1.0, "byte": 1.0, "output": 1.0, "choose": 3.0, "sign": 2.0,
+           "step": 1.0, "procedure": 1.0}
+    a = answer_from_evidence(analyse(q), ev, AnswerParams(), idf, set(idf))
+    assert not a.refused and "based on the Knuth shuffle" in a.answer, a.answer
+

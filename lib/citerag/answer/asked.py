@@ -81,7 +81,7 @@ CUES: dict[str, re.Pattern[str]] = {
                         r"lowest)\b|[≤≥]", re.I),
     "number": re.compile(r"\d"),
     "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
-    "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reason|thus|as a result|"
+    "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reasons?|thus|as a result|"
                          r"avoids?|prevents?|ensures?|allows?|motivation|motivated|rationale|purpose)\b", re.I),
     "list": re.compile(r",[^,]+,|(?:[A-Za-z][\w-]*\d[\w-]*\W+){2,}|:\s*$"),
     # a name written as code: camelCase, snake_case, a macro, an option, a ..variable.., a call
@@ -387,5 +387,7 @@ def asked(question: str, identifiers: tuple[str, ...] = (), doc_mentions: tuple[
         types = answer_types(question)
         parts = tuple(Part(f"{t} {attribute}".strip(), types, t) for t in topics)
     else:
-        parts = tuple(Part(p, answer_types(p) or answer_types(question)) for p in split_parts(question))
+        # each part wants what it asks itself: "which bytes …" does not make "which shuffle is it
+        # based on" a number question
+        parts = tuple(Part(p, answer_types(p)) for p in split_parts(question))
     return Asked(parts, focus_terms(question, identifiers, doc_mentions), acronym_of(question, identifiers))
