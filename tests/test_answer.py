@@ -565,3 +565,19 @@ def test_each_part_wants_the_answer_type_it_asks_itself():
     a = answer_from_evidence(analyse(q), ev, AnswerParams(), idf, set(idf))
     assert not a.refused and "based on the Knuth shuffle" in a.answer, a.answer
 
+
+def test_a_part_quotes_its_runner_up_when_the_two_nearly_tie():
+    """"What is the width for all layouts, and what is the margin when the width is 4?": two
+    passages hold the first part's words equally ("width", "layouts"); the first by evidence rank
+    only lists the layouts' parameters, the second states the width. A near tie is not settled by
+    the term share, so both are quoted; a passage far below the best is not."""
+    ev = [_ev("c1", "A layout consists of parameters for the grid (n and width), the page and the frame."),
+          _ev("c2", "For the layouts specified in this manual, the width is 4 for all layouts."),
+          _ev("c3", "When width = 4, margin = 3 and gutter = 2."),
+          _ev("c4", "A frame may hold a grid.")]
+    idf = {"width": 3.0, "layout": 2.0, "margin": 4.0, "gutter": 4.0, "parameter": 1.0, "grid": 2.0, "frame": 2.0,
+           "page": 1.0, "specified": 1.0, "manual": 1.0}
+    q = "What is the width for all layouts, and what is the margin when the width is 4?"
+    a = answer_from_evidence(analyse(q), ev, AnswerParams(), idf, set(idf))
+    assert not a.refused and "width is 4 for all layouts" in a.answer and "margin = 3" in a.answer, a.answer
+    assert "may hold a grid" not in a.answer

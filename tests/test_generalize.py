@@ -108,6 +108,12 @@ def test_the_asked_thing_is_read_from_the_question():
      ["category 5", "1568"]),
     ("tech-manuals", "What is the default page size of a ReportLab canvas, and in what units is the pagesize "
                      "argument given?", ["A4", "1/72 of an inch"]),
+    # a part whose best two passages nearly tie quotes both: the one naming the parameter sets'
+    # parameters ranked first, the one stating the value second
+    ("default", "Which lgw value do all the FIPS 205 parameter sets use, and what is len1 when lgw is 4?",
+     ["lgw is 4 for all parameter sets", "len1 = 2n"]),
+    ("tech-manuals", "What does flag 2 of the Gri superuser command print, and how can several flags be combined?",
+     ["rpn expressions", "bitwise OR"]),
 ])
 def test_multi_part_question_answered_in_full(agents, corpus, question, needs):
     r = ask(agents, corpus, question)

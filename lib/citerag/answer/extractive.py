@@ -51,6 +51,10 @@ SAME_SECTION_BONUS = 0.15
 # the passage stating that requirement with a modal, either way ("… should not bound this loop").
 PREDICATE_BONUS = 0.1
 SAME_PART_SHARE = 0.9  # a part whose best passage an earlier part took answers from its own this close to it
+# A part of a multi-part question also quotes its runner-up this close to its best passage: the term
+# share cannot tell such a near tie apart ("what is X for all sets" held by two passages that both
+# name X and the sets), and one part answered wrong leaves the whole answer incomplete.
+NEAR_TIE_SHARE = 0.8
 MAX_FOLLOW = 3      # continuation sentences a passage may take
 MAX_ANTECEDENTS = 2  # sentences a passage that leans back ("In this case, …") takes in front
 
@@ -282,20 +286,27 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                         and not any(u in c.units for c in chosen for u in o.units)), None)
             if own is not None:
                 take(own, heads)
+        if want.multi and runners_up:
+            tie = next((o for s, _, o in ranked[1:] if s >= NEAR_TIE_SHARE * top and not _quoted(o, chosen)), None)
+            if tie is not None:
+                take(tie, heads)
         if not want.multi and runners_up:  # runners-up close to the best, within the sentence budget
             for s, _, other in ranked[1:]:
                 if s < max(params.min_answer_score, 0.6 * top) or spent >= params.max_sentences:
                     break
-                if any(u in c.units for c in chosen for u in other.units) or \
-                        any(u.text == c.head.text for c in chosen for u in other.units):
-                    continue
-                take(other, heads)
+                if not _quoted(other, chosen):
+                    take(other, heads)
     if not chosen:
         return Draft("", "none", scores, types, missing, best_overall)
     out: list[Unit] = []
     for c in chosen:
         out += [u for u in c.units if u not in out]
     return Draft(_cite_all(out), "parts", scores, types, missing, best_overall)
+
+
+def _quoted(p: Passage, chosen: list[Passage]) -> bool:
+    """The passage repeats what the answer already quotes: a unit of it, or a chosen passage's head."""
+    return any(u in c.units or u.text == c.head.text for c in chosen for u in p.units)
 
 
 def _with_other_parts(draft: Draft, steps: list[Unit], qa: QueryAnalysis, want: Asked, evidence: list[Evidence],
