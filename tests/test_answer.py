@@ -93,6 +93,22 @@ def test_the_sentence_after_the_matching_one_is_read_with_it():
     assert "margin" not in with_next.answer
 
 
+def test_the_two_sentences_after_the_matching_one_are_read_with_it():
+    """The fact may come two sentences on ("… sets the size. Sizes are in points. Valid values
+    are …"): by default the two sentences that follow in the paragraph are read with the chosen
+    one (measured: one more added nothing)."""
+    ev = [_ev("c1", "The pagesize option sets the size of each output page. Sizes are given in points. Valid "
+                    "values are A4, letter and legal. Other sizes need a template.\n\nThe margin option sets "
+                    "the blank border around the page body.")]
+    idf = {"pagesize": 4.0, "option": 1.0, "size": 1.5, "page": 0.5, "set": 0.3, "output": 1.0, "margin": 4.0,
+           "point": 2.0, "template": 2.0}
+    q = analyse("What sizes can the pagesize option set for output pages?")
+    a = answer_from_evidence(q, ev, AnswerParams(), idf, set(idf))
+    assert not a.refused and "A4, letter and legal" in a.answer and "template" not in a.answer, a.answer
+    one = answer_from_evidence(q, ev, AnswerParams(context_sentences=1), idf, set(idf))
+    assert not one.refused and "A4" not in one.answer, one.answer
+
+
 def test_a_later_section_in_the_same_chunk_is_read_under_its_own_title():
     """A short section shares its chunk with the next one; the next section's sentences must not be
     read under the first title (a question about the first would pick them), and they are read
