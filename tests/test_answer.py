@@ -597,3 +597,17 @@ def test_a_part_quotes_its_runner_up_when_the_two_nearly_tie():
     a = answer_from_evidence(analyse(q), ev, AnswerParams(), idf, set(idf))
     assert not a.refused and "width is 4 for all layouts" in a.answer and "margin = 3" in a.answer, a.answer
     assert "may hold a grid" not in a.answer
+
+
+def test_a_near_tie_is_quoted_past_the_sentence_budget():
+    """The best passage spends the sentence budget ("The grid option sets the grid. It also …");
+    a runner-up holding the question's words as fully is quoted anyway (the term share cannot
+    tell the two apart), a weaker one is not."""
+    ev = [_ev("c1", "The grid option sets the grid spacing of the chart. It also sets the colour of its lines."),
+          _ev("c2", "By default the grid spacing of a chart is 10 points."),
+          _ev("c3", "A chart may hide its grid.")]
+    idf = {"grid": 3.0, "spacing": 4.0, "chart": 2.0, "option": 1.0, "default": 1.0, "colour": 2.0, "line": 1.0,
+           "point": 1.0, "hide": 2.0}
+    q = analyse("What is the grid spacing of a chart?")
+    a = answer_from_evidence(q, ev, AnswerParams(max_sentences=2), idf, set(idf))
+    assert not a.refused and "10 points" in a.answer and "hide its grid" not in a.answer, a.answer

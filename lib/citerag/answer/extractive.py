@@ -55,6 +55,10 @@ SAME_PART_SHARE = 0.9  # a part whose best passage an earlier part took answers 
 # share cannot tell such a near tie apart ("what is X for all sets" held by two passages that both
 # name X and the sets), and one part answered wrong leaves the whole answer incomplete.
 NEAR_TIE_SHARE = 0.8
+# A single-part question's runners-up stop at the sentence budget, except a runner-up this close to
+# the best passage: a near tie is quoted whatever the budget (0.8 here answered one more
+# unanswerable question of the seen pool).
+PAST_BUDGET_SHARE = 0.9
 MAX_FOLLOW = 3      # continuation sentences a passage may take
 MAX_ANTECEDENTS = 2  # sentences a passage that leans back ("In this case, …") takes in front
 
@@ -292,7 +296,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                 take(tie, heads)
         if not want.multi and runners_up:  # runners-up close to the best, within the sentence budget
             for s, _, other in ranked[1:]:
-                if s < max(params.min_answer_score, 0.6 * top) or spent >= params.max_sentences:
+                if s < max(params.min_answer_score, 0.6 * top) or (spent >= params.max_sentences
+                                                                    and s < PAST_BUDGET_SHARE * top):
                     break
                 if not _quoted(other, chosen):
                     take(other, heads)
