@@ -611,3 +611,12 @@ def test_a_near_tie_is_quoted_past_the_sentence_budget():
     q = analyse("What is the grid spacing of a chart?")
     a = answer_from_evidence(q, ev, AnswerParams(max_sentences=2), idf, set(idf))
     assert not a.refused and "10 points" in a.answer and "hide its grid" not in a.answer, a.answer
+
+
+def test_three_items_with_one_comma_are_a_list():
+    """"… by a comma, a semicolon or a tabulation.": a list written with one comma and "or"
+    shows the list shape a "which characters …" question wants; a lone comma does not."""
+    from citerag.answer.asked import type_match
+
+    assert type_match(("list",), "One can replace the separator by a comma, a semicolon or a tabulation.")
+    assert not type_match(("list",), "If the option is set, the box is ticked.")

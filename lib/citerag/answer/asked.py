@@ -83,7 +83,8 @@ CUES: dict[str, re.Pattern[str]] = {
     "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
     "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reasons?|thus|as a result|"
                          r"avoids?|prevents?|ensures?|allows?|motivation|motivated|rationale|purpose)\b", re.I),
-    "list": re.compile(r",[^,]+,|(?:[A-Za-z][\w-]*\d[\w-]*\W+){2,}|:\s*$"),
+    # items between commas, numbered names, an announcing colon, or "a, b or c"
+    "list": re.compile(r",[^,]+,|(?:[A-Za-z][\w-]*\d[\w-]*\W+){2,}|:\s*$|,[^,.;]+\b(?:or|and)\b"),
     # a name written as code: camelCase, snake_case, a macro, an option, a ..variable.., a call
     "code": re.compile(r"\b[a-z]+[A-Z]\w*|\b[A-Za-z]+_\w+|\\[A-Za-z]+|(?<!\S)--?[a-z][\w-]*|"
                        r"\.\.\w+\.\.|\b\w+\(\)|<mark>"),
