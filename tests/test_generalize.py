@@ -722,3 +722,23 @@ def test_a_row_of_a_titled_parameter_table_answers_for_its_widget(agents):
 def test_which_methods_is_answered_by_the_sentence_naming_the_methods(agents):
     answered(agents, "default", "Which methods for combining keys does SP 800-133 provide, according to SP 800-227?",
              "methods for combining cryptographic keys")
+
+
+def test_an_identifier_written_only_in_a_document_number_is_not_searched_for(agents):
+    """"Which functions of FIPS 204 call Decompose?": "FIPS" is written only as part of the
+    document's number, which says where to look; as an identifier to find, it ranked chunks that
+    repeat "FIPS" over the one stating which functions use Decompose (before: not in the top 8)."""
+    import dataclasses
+
+    from citerag.retrieval.query import analyse
+    from citerag.retrieval.retriever import Retriever
+
+    qa = dataclasses.replace(analyse("Which functions of WG 12 call Decompose, and are WG tests required?"),
+                             doc_mentions=("WG 12",))
+    assert "WG" in qa.identifiers and "WG" in qa.code_names  # also written outside the number
+    qa = dataclasses.replace(analyse("Which functions of WG 12 call Decompose?"), doc_mentions=("WG 12",))
+    assert "WG" not in qa.code_names
+    agent = agents["default"]
+    hits = Retriever(agent.store, agent.params.retrieve).search("Which functions of FIPS 204 call Decompose?").hits
+    assert any(h.doc_id == "NIST.FIPS.204" and h.loc.start_page == 50 and "use Decompose" in
+               agent.store.by_id[h.chunk_id].text for h in hits[:3])

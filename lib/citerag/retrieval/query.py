@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from citerag.text.patterns import CAMEL_NAME, identifiers
+from citerag.text.patterns import CAMEL_NAME, identifiers, names_place
 from citerag.text.tokenize import STOPWORDS, stem
 
 if TYPE_CHECKING:
@@ -66,7 +66,14 @@ class QueryAnalysis:
         what the reranker looks for in a chunk. The answer scorer weighs only the identifiers
         3x; camel-case words count there as names by being no ordinary English."""
         camel = [m.group(0) for m in CAMEL_NAME.finditer(self.text)]
-        return tuple(dict.fromkeys([*self.identifiers, *(c for c in camel if c not in self.identifiers)]))
+        # An identifier written only inside a document's number ("WG" of "WG 12") says where to
+        # look, as the number does; the chunks of that document rarely repeat it.
+        rest = self.text
+        for m in self.doc_mentions:
+            if names_place(m):
+                rest = re.sub(re.escape(m), " ", rest, flags=re.I)
+        own = [i for i in self.identifiers if re.search(re.escape(i), rest, re.I)]
+        return tuple(dict.fromkeys([*own, *(c for c in camel if c not in self.identifiers)]))
 
 
 def detect_mode(text: str) -> str:
