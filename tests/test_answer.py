@@ -620,3 +620,14 @@ def test_three_items_with_one_comma_are_a_list():
 
     assert type_match(("list",), "One can replace the separator by a comma, a semicolon or a tabulation.")
     assert not type_match(("list",), "If the option is set, the box is ticked.")
+
+
+def test_a_limit_is_shown_only_by_a_sentence_about_the_asked_thing():
+    """"What is the maximum size of a message?": a sentence giving another thing's maximum ("The
+    label has a maximum length of 255 bytes.") does not show it; one about messages does."""
+    from citerag.answer.asked import unshown_quantities
+
+    q = "What is the maximum size of a message?"
+    assert unshown_quantities(q, "A widget signs a message. [c1]\nThe label has a maximum length of 255 bytes. [c2]") \
+        == ["a limit (maximum or minimum)"]
+    assert unshown_quantities(q, "A message may be at most 2 MB in size. [c1]") == []

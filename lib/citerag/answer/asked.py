@@ -169,9 +169,18 @@ _QUANTITY = {"money": "an amount of money", "duration": "a duration", "limit": "
 def unshown_quantities(question: str, answer_text: str) -> list[str]:
     """The fixed-unit quantities (money, duration, a limit) a question asks for that the answer
     never shows: a price question answered with a version number, or a maximum answered with a
-    count of something else, is about something else."""
-    return [_QUANTITY[kind] for kind, rx in STRICT.items()
-            if rx.search(question) and not CUES[kind].search(answer_text)]
+    count of something else, is about something else. The quantity counts only in a sentence that
+    also names something the question names besides the quantity's own words: "The label has a
+    maximum length of 255 bytes" does not show the maximum size of a message."""
+    sentences = [s for s in re.split(r"\n+|(?<=[.!?])\s+", answer_text) if s.strip()]
+    out = []
+    for kind, rx in STRICT.items():
+        if not rx.search(question):
+            continue
+        own = token_set(question) - token_set(" ".join(m.group(0) for m in CUES[kind].finditer(question)))
+        if not any(CUES[kind].search(s) and (not own or token_set(s) & own) for s in sentences):
+            out.append(_QUANTITY[kind])
+    return out
 
 
 _SMALL = frozenset("of and the for a an to in on with by".split())
