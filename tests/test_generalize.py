@@ -742,3 +742,12 @@ def test_an_identifier_written_only_in_a_document_number_is_not_searched_for(age
     hits = Retriever(agent.store, agent.params.retrieve).search("Which functions of FIPS 204 call Decompose?").hits
     assert any(h.doc_id == "NIST.FIPS.204" and h.loc.start_page == 50 and "use Decompose" in
                agent.store.by_id[h.chunk_id].text for h in hits[:3])
+
+
+def test_a_name_a_document_defines_scopes_the_question_to_it(agents):
+    """"May ML-DSA key pairs be used for purposes other than signing?": ML-DSA is the name FIPS 204's
+    title defines, so it names that document, as "in AMC" names the AMC manual; weighed as the
+    question's topic it had drawn passages that merely say ML-DSA, and the statement that key
+    pairs "shall not be used for other purposes" was not quoted."""
+    answered(agents, "default", "May ML-DSA key pairs be used for purposes other than signing?",
+             "shall not be used for other purposes")

@@ -60,6 +60,17 @@ def test_document_mentions_are_mined_from_doc_ids_and_titles():
     assert know.strip_scope("the key sizes in FIPS 203 table 2") == "the key sizes"
 
 
+def test_a_name_a_document_defines_names_that_document():
+    """"Widget Transfer Format (WGT)" defines WGT: "… in WGT?" names that document by name, as a
+    manual's name names the manual; "WGT-2" (a variant) does not."""
+    titles = {"X.100": "Widget Transfer Format (WGT)", "X.200": "Guidance on Widgets"}
+    know = CorpusKnowledge.mine([], titles, CorpusProfile())
+    assert know.name_docs == {"WGT": "X.100"}
+    assert know.doc_mentions("How large is a header block in WGT?") == [("WGT", "X.100")]
+    assert know.doc_mentions("How large is a WGT-2 header?") == []
+    assert [d for _, d in know.doc_mentions("Does X.200 say more than WGT?")] == ["X.200", "X.100"]
+
+
 def test_generic_identifiers_come_from_the_corpus_and_profile():
     know = CorpusKnowledge.mine([], {"a": "A", "b": "B"}, CorpusProfile(generic_terms=["PDF"]))
     assert know.is_generic("pdf")

@@ -13,7 +13,9 @@ comes from its profile.
 - **documents named by their title** ("the third-round status report", "the
   migration guidance"): at query time, a noun phrase ending in a word for a
   document whose other words all occur in one document's title.
-- **names → documents**: a title ending in "(NAME)" defines NAME; the profile adds more.
+- **names → documents**: a title ending in "(NAME)" defines NAME; the profile adds more. A
+  question writing NAME whole (not as the stem of a variant, "NAME-2") names that document by
+  name, as the title's initials do.
 - **identifier families**: `NAME-<number>` identifiers with at least two
   members in the corpus (ML-KEM-512/768/1024). A lone `x86-64` or `UTF-8` is
   just an identifier, not a member of a parameter family.
@@ -186,12 +188,19 @@ class CorpusKnowledge:
             pats.append((re.compile(rf"(?<![\w-]){body}(?![\w-])", re.I), doc))
         return pats
 
+    @cached_property
+    def _name_res(self) -> list[tuple[re.Pattern[str], str]]:
+        """The names documents define, written whole and as defined ("WGT", not "WGT-2")."""
+        return [(re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])"), doc)
+                for name, doc in sorted(self.name_docs.items(), key=lambda x: -len(x[0]))]
+
     def doc_mentions(self, text: str) -> list[tuple[str, str]]:
         """(matched text, doc_id) for each document the text names, longest phrases first,
-        without overlaps."""
+        then the names documents define ("… in WGT" names the document defining WGT, as a
+        manual's name names the manual), without overlaps."""
         taken: list[tuple[int, int]] = []
         out: list[tuple[str, str]] = []
-        for pat, doc in self._mention_res:
+        for pat, doc in [*self._mention_res, *self._name_res]:
             for m in pat.finditer(text):
                 if any(m.start() < b and a < m.end() for a, b in taken):
                     continue
