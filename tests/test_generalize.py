@@ -465,8 +465,13 @@ def test_a_count_is_not_the_asked_thing():
 def test_an_everyday_word_the_corpus_never_writes_needs_a_strong_match(agents, corpus, question, word):
     """Ordinary English is not an unknown name ("walk me through"), but a question that hinges on
     a word the documents never use is answered only when the rest of it is matched strongly;
-    here the best passage holds about half of the other terms."""
+    here the best passage holds about half of the other terms. Since ML-DSA names its document
+    (it weighs as a place, not as the topic), the NIST question does not even find enough
+    relevant evidence, and is refused before the bar."""
     r = ask(agents, corpus, question)
+    if corpus == "default":
+        assert r.answer.refused and r.refusal_reason == "budget_exhausted", r.answer.answer
+        return
     assert r.answer.refused and r.refusal_reason == "unknown_terms", r.answer.answer
     assert any(word in n and "< 0.6" in n for n in r.answer.notes), r.answer.notes
 
