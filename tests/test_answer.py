@@ -631,3 +631,19 @@ def test_a_limit_is_shown_only_by_a_sentence_about_the_asked_thing():
     assert unshown_quantities(q, "A widget signs a message. [c1]\nThe label has a maximum length of 255 bytes. [c2]") \
         == ["a limit (maximum or minimum)"]
     assert unshown_quantities(q, "A message may be at most 2 MB in size. [c1]") == []
+
+
+def test_a_displayed_literal_completes_the_sentence_announcing_it():
+    """"Widgetry inserts the following comment line at the end of the data" then "%END_DATA" on a
+    paragraph of its own: the literal is what the sentence announces; as a one-word paragraph it
+    was dropped as no statement, and the answer stopped at "… at the end of the data."."""
+    from citerag.answer.units import passages, units
+
+    text = ("Widgetry inserts a single comment line before the data:\n\n%BEGIN_DATA\n\n"
+            "The first number is the count. Widgetry inserts the following comment line at the end of the data"
+            "\n\n%END_DATA\n\nThe next section describes colours.")
+    us = units(Evidence("c1", Location("D::p4::c0", "D", 4, 4), text))
+    assert [u.text for u in us if u.kind == "code"] == ["%BEGIN_DATA", "%END_DATA"]
+    ps = [p for p in passages(us, 3) if p.head.text.startswith("Widgetry inserts the following")]
+    assert [u.text for u in ps[0].units] == [
+        "Widgetry inserts the following comment line at the end of the data", "%END_DATA"]

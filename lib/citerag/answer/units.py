@@ -199,8 +199,9 @@ _NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+([A-Z][a-z]+(?: (?:[A-Z][a-z]+|of|an
 
 # A line that opens as code: a keyword ("from x.y import z") or a console prompt ("$ make").
 _CODE_START = r"^(?:(?:from|import|def|class|return)\b|[$>%] )"
-# A line of code or console input: an assignment, a call, brackets, a backslash macro, an import.
-_CODE_LINE = re.compile(rf"[=(){{}}\[\];\\]|{_CODE_START}")
+# A line of code or console input: an assignment, a call, brackets, a backslash macro, an import,
+# or a displayed literal, one token with a symbol or a digit in it ("%END_MARK", "1.5x2.0im").
+_CODE_LINE = re.compile(rf"[=(){{}}\[\];\\]|{_CODE_START}|^[^\s]*[%_#$@<>|/\d][^\s]*$")
 # A code line that reads like prose ("from x.y import z", "save.to_file(chart, 'out.png')"): its
 # opening, or a call that ends the line, shows it is code; other lines that read like prose
 # ("lang=XX: sets the language") are not.
