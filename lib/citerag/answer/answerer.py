@@ -82,7 +82,7 @@ def _in_corpus(word: str, vocab: set[str]) -> bool:
 def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:
     """Salient question terms that occur nowhere in the corpus: names and acronyms (≥ 3 chars),
     longer lowercase words (≥ 5) that are not ordinary English (`common_words`, e.g. the
-    embedding model's whole-word vocabulary), and `NAME-<number>` identifiers such as `ML-KEM-2048`
+    embedding model's whole-word vocabulary), and `NAME-<number>` identifiers such as `WG-KX-2048`
     that the corpus never writes, though it may write NAME."""
     out = []
     first = True

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from citerag.text.inflect import IRREGULAR, says_word, spellings
 from citerag.text.patterns import NUMBER_WORDS, NUMBERED_VARIANT, quoted_phrases
+from citerag.text.sentences import split_cited
 from citerag.text.tokenize import STOPWORDS, stem, token_set
 
 TYPES: dict[str, re.Pattern[str]] = {
@@ -172,7 +173,7 @@ def unshown_quantities(question: str, answer_text: str) -> list[str]:
     count of something else, is about something else. The quantity counts only in a sentence that
     also names something the question names besides the quantity's own words: "The label has a
     maximum length of 255 bytes" does not show the maximum size of a message."""
-    sentences = [s for s in re.split(r"\n+|(?<=[.!?])\s+", answer_text) if s.strip()]
+    sentences = split_cited(answer_text)
     out = []
     for kind, rx in STRICT.items():
         if not rx.search(question):
@@ -306,7 +307,7 @@ def asked_actions(question: str) -> tuple[str, ...]:
             modal = next((lows[j] for j in range(i - 1, -1, -1) if lows[j] in _AUX), "")
             if modal not in _DEONTIC:
                 out.append(lows[i + 1])                       # will X be withdrawn, has X been translated
-        elif w in _PAST_BE and i > 0:                         # was Gri (originally) developed on
+        elif w in _PAST_BE and i > 0:                         # was Widgetry (originally) developed on
             for j in range(i + 2, min(i + 6, len(lows))):
                 if _past(lows[j]) and not words[j][:1].isupper():
                     out.append(lows[j])

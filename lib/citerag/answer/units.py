@@ -1,7 +1,7 @@
 """Evidence units and passages: what one sentence of an extractive answer may restate.
 
 Units are prose sentences, table rows rendered with their header cells
-("ML-KEM-768: encapsulation key 1184, …"), glossary rows ("term: definition"),
+("WG-KX-768: encapsulation key 1184, …"), glossary rows ("term: definition"),
 algorithm titles and steps. Every unit keeps the key of the evidence it came
 from, so every sentence of an answer is cited by construction.
 
@@ -82,7 +82,7 @@ def units(ev: Evidence) -> list[Unit]:
         out.append(Unit(text, ev.key, kind, len(out), group, block, heading, item))
 
     for block, para in enumerate(re.split(r"\n\s*\n", ev.text)):
-        # Contents-list lines ("Algorithm 19 | ML-KEM.KeyGen() . . . 35") state nothing.
+        # Contents-list lines ("Algorithm 19 | WG-KX.KeyGen() . . . 35") state nothing.
         lines = _join_wrapped_cells([ln.strip() for ln in para.split("\n")
                                      if ln.strip() and not _DOT_LEADER.search(ln)])
         header, caption = None, ""

@@ -134,11 +134,11 @@ def _is_caption(b: Block) -> bool:
 
 
 def captions_below(blocks: list[Block]) -> bool:
-    """Whether the document captions its tables below them (IR 8545) rather than above (FIPS).
+    """Whether the document captions its tables below them (a status report) rather than above (a standard).
 
     Decided by the captions that touch a table on one side only; a caption between two tables
     is ambiguous and has no vote. Attaching a caption to the wrong neighbour labels a table
-    with its predecessor's title ("BIKE key sizes: hqc-128 …")."""
+    with its predecessor's title ("XYZ key sizes: abc-128 …")."""
     below = above = 0
     for i, b in enumerate(blocks):
         if not _is_caption(b):

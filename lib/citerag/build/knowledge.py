@@ -8,8 +8,8 @@ comes from its profile.
 - **acronyms**: "XOF | eXtendable-Output Function" glossary rows and
   "Key-Encapsulation Mechanism (KEM)" in running text.
 - **document mentions**: how a question names a document, from its doc id
-  ("FIPS 203" for `NIST.FIPS.203`, "reportlab" for `reportlab-userguide`) and
-  its title's initials when the document uses them ("AMC").
+  ("WG 12" for `ORG.WG.12`, "widgetry" for `widgetry-guide`) and
+  its title's initials when the document uses them ("WAM").
 - **documents named by their title** ("the third-round status report", "the
   migration guidance"): at query time, a noun phrase ending in a word for a
   document whose other words all occur in one document's title.
@@ -17,7 +17,7 @@ comes from its profile.
   question writing NAME whole (not as the stem of a variant, "NAME-2") names that document by
   name, as the title's initials do.
 - **identifier families**: `NAME-<number>` identifiers with at least two
-  members in the corpus (ML-KEM-512/768/1024). A lone `x86-64` or `UTF-8` is
+  members in the corpus (WG-KX-512/768/1024). A lone `x86-64` or `UTF-8` is
   just an identifier, not a member of a parameter family.
 - **generic identifiers**: identifiers found in every document, which say
   nothing about what one question is about.
@@ -99,19 +99,19 @@ def mine_mentions(titles: dict[str, str], doc_texts: dict[str, str]) -> list[tup
         for i, t in enumerate(ts):
             if any(c.isdigit() for c in t) and tok_count[t.lower()] == 1:
                 if i > 0 and not any(c.isdigit() for c in ts[i - 1]):
-                    out.append((f"{ts[i - 1]} {t}", d))       # "FIPS 203", "SP 800-227"
+                    out.append((f"{ts[i - 1]} {t}", d))       # "WG 12", "TR 101-2"
                 if len(t) >= 4:
                     out.append((t, d))                        # "800-227", "8545"
         first = words[d][0] if words[d] else ""
         if len(first) >= 4 and first.isalpha() and word_count[first.lower()] == 1 \
                 and first.lower() in title_low and first.lower() not in STOPWORDS:
-            out.append((first, d))                            # "reportlab"
+            out.append((first, d))                            # "widgetry"
         caps = [w for w in re.findall(r"[A-Za-z][\w-]*", titles.get(d, "")) if w[0].isupper()
                 and w.lower() not in _SMALL]
         if 2 <= len(caps) <= 6:
             acr = "".join(w[0] for w in caps).upper()
             if re.search(rf"(?<![\w-]){acr}(?![\w-])", doc_texts.get(d, "")):
-                out.append((acr, d))                          # "AMC" for "Auto Multiple Choice"
+                out.append((acr, d))                          # "WAM" for "Widget Assembly Manual"
     seen, uniq = set(), []
     for phrase, d in out:
         key = phrase.lower()

@@ -1,7 +1,7 @@
 """The corpus profile: what is specific to one corpus, kept as data next to its manifest.
 
 `data/<corpus>/profile.yaml` holds what cannot be mined from the PDFs
-themselves: operation aliases (`ML-KEM.KeyGen` ⇄ "key generation"), names
+themselves: operation aliases (`WG-KX.KeyGen` ⇄ "key generation"), names
 of the things the corpus is about, the domain phrase for LLM prompts and the
 example questions notebooks show. Every field is optional: the default
 profile is generic, and whatever the corpus itself says (glossaries, titles,
@@ -50,7 +50,7 @@ class CorpusProfile(_Strict):
     domain: str = ""
     # Member aliases: a dotted `Qualifier.Member` ⇄ "Qualifier words" (query variants).
     operations: dict[str, str] = {}
-    # Names that take those members (`ML-KEM` in `ML-KEM.KeyGen`).
+    # Names that take those members (`WG-KX` in `WG-KX.KeyGen`).
     qualifiers: list[str] = []
     # Names of the things the corpus is about (schemes, products, tools), and the document
     # that defines each when its title does not say so itself.

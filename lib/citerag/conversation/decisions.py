@@ -5,13 +5,13 @@ each decision is unit-testable and replayable. The LLM implementation
 (`llm_decisions.py`) has the same interface and falls back to these.
 
 Reference resolution works on the previous turn's *standalone* question:
-- its **entity**: a member of an identifier family the corpus has (ML-KEM-512)
-  or another specific identifier (HQC, RSA); after "which <kind> was
+- its **entity**: a member of an identifier family the corpus has (WG-KX-512)
+  or another specific identifier (ABC, RSA); after "which <kind> was
   selected…" the name the answer gave;
-- its **phrase**: the noun phrase around that entity ("ML-KEM-512
+- its **phrase**: the noun phrase around that entity ("WG-KX-512
   encapsulation key"), or, without an identifier, the question's last phrase
   that the corpus itself uses ("key confirmation").
-Follow-ups then substitute ("and for ML-KEM-1024?"), fill a template
+Follow-ups then substitute ("and for WG-KX-1024?"), fill a template
 ("and its public key?"), replace pronouns ("license fee for them"), swap the
 last content word ("and disallowed?") or carry the document scope over.
 """
@@ -85,7 +85,7 @@ class RouteDecision:
 class Focus:
     entity: str | None   # what the turn was about (identifier or phrase)
     phrase: str | None   # the noun phrase around it
-    doc_scope: str | None  # a document the question named ("SP 800-227")
+    doc_scope: str | None  # a document the question named ("TR 101-2")
 
 
 @dataclass
@@ -136,8 +136,8 @@ def _family(ident: str) -> str:
 
 
 def self_resolved(text: str, know: CorpusKnowledge) -> bool:
-    """A pronoun the message resolves itself: a compound identifier (ML-KEM, ML-DSA-44) comes
-    before it ("the ML-KEM one: what are its parameter sets?"). A plain acronym does not: in
+    """A pronoun the message resolves itself: a compound identifier (WG-KX, GX-SIG-44) comes
+    before it ("the WG-KX one: what are its parameter sets?"). A plain acronym does not: in
     "which MAC algorithms can it use?" the "it" points back into the conversation."""
     m = _PRONOUN.search(text)
     if not m:
@@ -240,7 +240,7 @@ class Decider:
             run.insert(0, t.strip(",;:()"))
         for n in range(min(3, len(run)), 0, -1):
             cand = " ".join(run[-n:])
-            # whole words: "Gri produce" is not written where the corpus says "Gri produces"
+            # whole words: "Widgetry produce" is not written where the corpus says "Widgetry produces"
             if len(re.findall(as_word(cand.lower()), self.corpus_low)) >= 2:
                 return cand
         return run[-1] if run else None
@@ -332,7 +332,7 @@ class Decider:
         return self._carry_scope(frag, ids, f)
 
     def resolve_self(self, text: str) -> Rewrite:
-        """A pronoun that refers to the identifier of the same message ("ML-KEM: what are its …")."""
+        """A pronoun that refers to the identifier of the same message ("WG-KX: what are its …")."""
         ids = specific_identifiers(text, self.know)
         if self_resolved(text, self.know):
             q = _POSSESSIVE.sub(f"the {ids[0]}", text, count=1)

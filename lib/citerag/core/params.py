@@ -281,7 +281,7 @@ class ConversationParams(_Section):
     # share (idf-weighted) of a follow-up's own words the cited text must contain
     min_followup_coverage: float = Field(0.5, ge=0, le=1)
     # A follow-up also retrieves with the previous standalone question prepended (fused by rank).
-    fuse_previous: bool = False  # measured: NIST dev conversations 0.833 → 0.778, manuals 0.75 → 0.75
+    fuse_previous: bool = False  # measured: reference-corpus dev conversations 0.833 → 0.778, manuals 0.75 → 0.75
     max_clarifications: int = Field(2, ge=1, le=5)      # clarifying questions per turn
 
 

@@ -30,8 +30,8 @@ _SUBJECT = re.compile(
 # … or names it after the verb anywhere: "How does the glossary define a widget combiner?"
 _DEFINES = re.compile(r"\bdefines?\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
-# A broad question names a thing and asks for the whole of it: "what is PQC", "explain ML-DSA",
-# "what are the PQC standards". Its answer is in a document's abstract or introduction.
+# A broad question names a thing and asks for the whole of it: "what is SSO", "explain GX-SIG",
+# "what are the SSO standards". Its answer is in a document's abstract or introduction.
 _BROAD = re.compile(r"^(?:what\s+(?:is|are|was|were)(?:\s+the)?|explain|describe|tell\s+me\s+about|"
                     r"(?:give\s+(?:me\s+)?)?an?\s+overview\s+of|introduce)\s+(?P<x>[^?]+?)\s*[?.!]?$", re.I)
 
@@ -54,7 +54,7 @@ class QueryAnalysis:
     identifiers: tuple[str, ...]
     anchors: tuple[str, ...]  # normalised, e.g. "algorithm 19"
     content_words: tuple[str, ...]
-    doc_mentions: tuple[str, ...]  # the text naming a document, e.g. "FIPS 204"
+    doc_mentions: tuple[str, ...]  # the text naming a document, e.g. "WG 12"
     variants: tuple[str, ...] = field(default=())
     subject: str | None = None  # what a definition question asks about
     docs: tuple[str, ...] = ()  # doc ids the question names
@@ -92,8 +92,8 @@ def definition_subject(text: str) -> str | None:
 
 
 def is_broad(text: str, titles: tuple[str, ...] = (), mentions: tuple[str, ...] = ()) -> bool:
-    """A thing asked about as a whole: a short capitalised name ("PQC", "ML-DSA", "a KEM"), a
-    document the question names ("SP 800-227"), or a phrase most of whose words make up a
+    """A thing asked about as a whole: a short capitalised name ("SSO", "GX-SIG", "a KEM"), a
+    document the question names ("TR 101-2"), or a phrase most of whose words make up a
     document title ("the transition to post-quantum cryptography")."""
     m = _BROAD.match(text.strip())
     if not m:

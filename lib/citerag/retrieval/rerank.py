@@ -2,7 +2,7 @@
 
 No cross-encoder with weights bundled in a PyPI package runs offline here, so
 the reranker is a linear score over features that matter for technical
-documents: exact identifiers (`ML-KEM-768` is not `ML-KEM-512`), phrases,
+documents: exact identifiers (`WG-KX-768` is not `WG-KX-512`), phrases,
 headings, defining occurrences of `Algorithm N`/`Table N`, the query's mode,
 the document it names, and a penalty for contents lists and references.
 Each feature is in [0, 1] and recorded per hit, so a ranking can be explained.
@@ -80,7 +80,7 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     text_lower = _lower(chunk.text)
     heading = " > ".join(chunk.heading_path)
     f: dict[str, float] = {"fused": fused_norm, "dense": max(0.0, dense_sim)}
-    # A name that names the chunk's own document ("… in AMC") is implied by every chunk of it.
+    # A name that names the chunk's own document ("… in WAM") is implied by every chunk of it.
     named_here = chunk.doc_id in q.docs
     mentions = {m.lower() for m in q.doc_mentions}
     # With `heading_identifiers`, a chunk under a section titled with the identifier

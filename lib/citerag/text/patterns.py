@@ -39,14 +39,14 @@ def has_pseudocode(text: str) -> bool:
 # conversation rewriter adds the demonstratives, which inside one question are often determiners.
 PERSONAL_PRONOUNS = r"it|its|they|them|their"
 
-# `NAME-<number>`: a member of a numbered family (ML-KEM-768, SLH-DSA-SHA2-128s, hqc-128) when the
+# `NAME-<number>`: a member of a numbered family (WG-KX-768, HX-SIG-SHA2-128s, abc-128) when the
 # corpus has several members of NAME; a lone UTF-8 or x86-64 matches the shape but is no family.
 NUMBERED_VARIANT = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*)-(\d+[A-Za-z]?)(?![\w-])")
 
-# A qualified member: `Name.Member` (ML-KEM.KeyGen, canvas.drawString), not "e.g." or "v1.2".
+# A qualified member: `Name.Member` (WG-KX.KeyGen, canvas.drawString), not "e.g." or "v1.2".
 QUALIFIED_NAME = re.compile(r"(?<![\w.-])([A-Za-z][\w-]*[A-Za-z0-9])\.([A-Za-z_][A-Za-z0-9_]+)(?![\w-])")
 
-# Extraction spacing inside a qualified name: "ML-KEM .KeyGen" → "ML-KEM.KeyGen". Only a member
+# Extraction spacing inside a qualified name: "WG-KX .KeyGen" → "WG-KX.KeyGen". Only a member
 # starting with a capital after a name holding a capital is joined: "edit the .bashrc file",
 # ".gitignore" and "obj .method" stay as written.
 SPACED_MEMBER = re.compile(r"(?<![\w.-])([A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*[A-Za-z0-9)]) \.(?=[A-Z][a-z])")
@@ -111,7 +111,7 @@ def identifiers(text: str) -> list[str]:
 
 # A quoted string in a question: a title, an option value, a message. A straight apostrophe opens
 # a quote only where no letter precedes it and closes one only where no letter follows, so the
-# possessives of "BIKE's sizes … HQC's" are not a quote.
+# possessives of "XYZ's sizes … ABC's" are not a quote.
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<![\w'])'([^'\n]{2,60}?)'(?![\w'])")
 
 

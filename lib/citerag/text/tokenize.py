@@ -1,6 +1,6 @@
 """The one tokenizer: technical identifiers whole and in parts, reference phrases, light stemming.
 
-`ML-KEM-768` is indexed whole and as `ml`, `kem`, `768` and `ml-kem`;
+`WG-KX-768` is indexed whole and as `wg`, `kx`, `768` and `wg-kx`;
 `SHAKE128` as itself and `shake`, `128`; `Algorithm 2` as the phrase token
 `algorithm 2` plus its words. BM25, the answer scorer, the grader and the
 validator all use it, so a term means the same thing everywhere.

@@ -6,7 +6,7 @@ exported once per machine from the local sentence-transformers folder
 weights (`onnxruntime.quantization`). Two parts stay in float, because they
 cost most of the agreement with the float model and little of the speed: the
 first encoder layer, and the attention products of two activations (QKᵀ and
-the weighting of V). Measured on NIST chunks: cosine to the fp32 vectors ≥ 0.99
+the weighting of V). Measured on the reference corpus's chunks: cosine to the fp32 vectors ≥ 0.99
 (min), ~1.6× the throughput of torch fp32 on 2 cores.
 
 The result is cached under `paths.cache/models/<model>-int8-<key>/`; the key
