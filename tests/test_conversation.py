@@ -129,6 +129,9 @@ def test_router(decider, user, history, route):
      ["what else is stored in the array zetas"]),
     # "What does X <verb>?": the verb is not what "it" refers to; a final object is
     ("how large is it?", "What does the key generation algorithm output?", "", ["key generation algorithm"]),
+    # ... nor the verb after an identifier the question asks about ("What does pack_rows generate?")
+    ("what does it return when the input is empty?", "What does pack_rows generate?", "",
+     ["what does pack_rows return when the input is empty"]),
     ("which applications is it still good for?", "Why did NIST decline to standardize Classic McEliece?", "",
      ["Classic McEliece"]),
 ])
