@@ -109,7 +109,9 @@ _YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)?(?:-\d+)*(?![\w-])")
 
 
 _WH = re.compile(r"\b(what|which|how many|how much)\s+", re.I)
-_AUX = frozenset("does do did is are was were can could should will would has have had must might may shall".split())
+# Auxiliaries and modals: the word after their subject is the question's verb ("does X generate").
+AUXILIARIES = frozenset("does do did is are was were can could should will would has have had must might may "
+                        "shall".split())
 # Heads that ask for no particular thing ("what kind of", "how many times").
 _EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part times unit option difference step purpose "
                          "role meaning".split())
@@ -246,9 +248,9 @@ def asked_heads(question: str) -> tuple[Head, ...]:
         for raw in rest[:5]:
             w = raw.strip("?,.;:!")
             low = w.lower()
-            if (not w or low in _AUX or low in STOPWORDS or re.search(r"[A-Z0-9]", w[1:])
+            if (not w or low in AUXILIARIES or low in STOPWORDS or re.search(r"[A-Z0-9]", w[1:])
                     or (w[:1].isupper() and words)):
-                ended_by = "aux" if low in _AUX else "function" if low in STOPWORDS else "name"
+                ended_by = "aux" if low in AUXILIARIES else "function" if low in STOPWORDS else "name"
                 break
             if words and low.endswith("ed") and len(low) > 4:  # "which Tool version added X": its verb
                 ended_by = "verb"
@@ -300,11 +302,11 @@ def asked_actions(question: str) -> tuple[str, ...]:
     words = [w.strip("?,.;:!") for w in _QWORD.findall(question)]
     lows = [w.lower() for w in words]
     out: list[str] = []
-    if len(lows) >= 2 and lows[0] == "who" and lows[1] not in _AUX and lows[1] not in STOPWORDS:
+    if len(lows) >= 2 and lows[0] == "who" and lows[1] not in AUXILIARIES and lows[1] not in STOPWORDS:
         out.append(lows[1])                                   # who chaired / wrote / maintains
     for i, w in enumerate(lows):
         if w in _BE_FORMS and i + 1 < len(lows) and _past(lows[i + 1]):
-            modal = next((lows[j] for j in range(i - 1, -1, -1) if lows[j] in _AUX), "")
+            modal = next((lows[j] for j in range(i - 1, -1, -1) if lows[j] in AUXILIARIES), "")
             if modal not in _DEONTIC:
                 out.append(lows[i + 1])                       # will X be withdrawn, has X been translated
         elif w in _PAST_BE and i > 0:                         # was Widgetry (originally) developed on
@@ -312,11 +314,11 @@ def asked_actions(question: str) -> tuple[str, ...]:
                 if _past(lows[j]) and not words[j][:1].isupper():
                     out.append(lows[j])
                     break
-                if lows[j] in _AUX:
+                if lows[j] in AUXILIARIES:
                     break
         elif w in ("which", "what") and i + 1 < len(lows):    # which release added / version introduced
             for j in range(i + 1, min(i + 5, len(lows))):
-                if lows[j] in _AUX or lows[j] in _WH_WORDS:
+                if lows[j] in AUXILIARIES or lows[j] in _WH_WORDS:
                     break
                 if j > i + 1 and _past(lows[j]) and lows[j - 1] not in STOPWORDS:
                     if j + 1 < len(lows) and lows[j + 1] in _REDUCED_RELATIVE:
@@ -364,7 +366,7 @@ def _bare(part: str) -> bool:
     """A part that names nothing of its own: question words, function words and the name of
     an answer type only ("and in which year?", "and at what size?")."""
     return not [w for w in re.findall(r"[\w'-]+", part.lower())
-                if w not in STOPWORDS and w not in _WH_WORDS and w not in _AUX and w not in _TYPED_HEADS]
+                if w not in STOPWORDS and w not in _WH_WORDS and w not in AUXILIARIES and w not in _TYPED_HEADS]
 
 
 def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple[str, ...]) -> tuple[str, ...]:

@@ -270,7 +270,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
                           + (PREDICATE_BONUS if "yesno" in part.types and states_predicate(part.text, p.text) else 0.0)
                           + (SAME_SECTION_BONUS if section and p.head.heading == section
-                             and not any(u in c.units for c in chosen for u in p.units) else 0.0), i, p)
+                             and not _overlaps(p, chosen) else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
                          and (not same_doc or doc_of[p.head.key] == same_doc)),
                         key=lambda x: (-x[0], x[1]))
@@ -286,8 +286,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         if not any(p.head in c.units for c in chosen):
             take(p, heads)
         elif want.multi:  # an earlier part's passage is this part's best too: its own, if one is as good
-            own = next((o for s, _, o in ranked[1:] if s >= SAME_PART_SHARE * top
-                        and not any(u in c.units for c in chosen for u in o.units)), None)
+            own = next((o for s, _, o in ranked[1:] if s >= SAME_PART_SHARE * top and not _overlaps(o, chosen)),
+                       None)
             if own is not None:
                 take(own, heads)
         if want.multi and runners_up:
@@ -309,9 +309,14 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     return Draft(_cite_all(out), "parts", scores, types, missing, best_overall)
 
 
+def _overlaps(p: Passage, chosen: list[Passage]) -> bool:
+    """The passage shares a unit with a chosen one."""
+    return any(u in c.units for c in chosen for u in p.units)
+
+
 def _quoted(p: Passage, chosen: list[Passage]) -> bool:
     """The passage repeats what the answer already quotes: a unit of it, or a chosen passage's head."""
-    return any(u in c.units or u.text == c.head.text for c in chosen for u in p.units)
+    return _overlaps(p, chosen) or any(u.text == c.head.text for c in chosen for u in p.units)
 
 
 def _with_other_parts(draft: Draft, steps: list[Unit], qa: QueryAnalysis, want: Asked, evidence: list[Evidence],
@@ -352,7 +357,8 @@ def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n:
         out.append(nxt)
     # The setting's default, stated later in the same paragraph ("--x t gives … . You can set …
     # . The default value is 1.0, so that …"), is read with it too.
-    rest = all_units[position[id(out[-1])] + 1: position[id(out[-1])] + 1 + MAX_FOLLOW]
+    after = position[id(out[-1])] + 1
+    rest = all_units[after: after + MAX_FOLLOW]
     later = next((u for u in rest if _sentence_beside(u, out[-1]) and states_default(u)), None)
     if later is not None and all(_sentence_beside(u, out[-1]) for u in rest[: rest.index(later)]) \
             and not any(states_default(u) for u in out):
@@ -448,10 +454,9 @@ def _preferred(qa: QueryAnalysis, all_units: list[Unit], score, params: AnswerPa
     if qa.subject:  # set only for definition-shaped questions
         rows = [u for u in all_units if u.kind == "definition"
                 and u.text.lower().split(":", 1)[0].strip(" ()") == qa.subject.lower()]
-        if rows:  # with the sentence after it in its paragraph ("In particular, …")
-            i = all_units.index(rows[0])
-            return [rows[0], *(u for u in all_units[i + 1: i + 1 + params.context_sentences]
-                               if _sentence_beside(u, rows[0]))]
+        if rows:  # with the sentences after it in its paragraph ("In particular, …")
+            position = {id(u): i for i, u in enumerate(all_units)}
+            return with_context(Passage(rows[:1]), all_units, position, params.context_sentences).units
     if qa.identifiers and (qa.mode == "parameter" or _PARAM_WORDS.search(qa.text)):
         idents = {i.lower() for i in qa.identifiers}
         attributes = [w for w in qa.content_words if w not in idents and not any(w in i for i in idents)]

@@ -182,17 +182,15 @@ class CorpusKnowledge:
 
     @cached_property
     def _mention_res(self) -> list[tuple[re.Pattern[str], str]]:
+        """The mention phrases, longest first, any separator between their words; then the names
+        documents define, written whole and as defined ("WGT", not "WGT-2")."""
         pats = []
         for phrase, doc in sorted(self.mentions, key=lambda m: -len(m[0])):
             body = _SEP.join(re.escape(t) for t in re.split(r"[\s._-]+", phrase) if t)
             pats.append((re.compile(rf"(?<![\w-]){body}(?![\w-])", re.I), doc))
+        for name, doc in sorted(self.name_docs.items(), key=lambda x: -len(x[0])):
+            pats.append((re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])"), doc))
         return pats
-
-    @cached_property
-    def _name_res(self) -> list[tuple[re.Pattern[str], str]]:
-        """The names documents define, written whole and as defined ("WGT", not "WGT-2")."""
-        return [(re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])"), doc)
-                for name, doc in sorted(self.name_docs.items(), key=lambda x: -len(x[0]))]
 
     def doc_mentions(self, text: str) -> list[tuple[str, str]]:
         """(matched text, doc_id) for each document the text names, longest phrases first,
@@ -200,7 +198,7 @@ class CorpusKnowledge:
         manual's name names the manual), without overlaps."""
         taken: list[tuple[int, int]] = []
         out: list[tuple[str, str]] = []
-        for pat, doc in [*self._mention_res, *self._name_res]:
+        for pat, doc in self._mention_res:
             for m in pat.finditer(text):
                 if any(m.start() < b and a < m.end() for a, b in taken):
                     continue

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
+from citerag.answer.asked import AUXILIARIES
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
@@ -53,9 +54,6 @@ _POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
 # used there?"); after a form of "be" it is existential ("is there a limit?") and points nowhere
 _THERE = re.compile(r"(?:\b(?:in|from|on|at)\s+)?\bthere\s*$", re.I)
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been)\s*$", re.I)
-# Auxiliaries and modals: the word after their subject is the question's verb.
-_VERB_AHEAD = frozenset("is are was were does do did has have can could should will would must may might "
-                        "shall".split())
 # "What does X do/set/return?": the question asks for the verb's object, so its last word is the
 # verb, not the thing it is about (after a preposition or article it is a noun: "… use for hashing")
 _WHAT_DOES = re.compile(r"^\s*what\s+(?:does|do|did|can|could|should|will|would|must|may)\b", re.I)
@@ -226,7 +224,7 @@ class Decider:
         hi = idx
         # after "does/can/… X" the next word is the question's verb ("What does X generate?"), not
         # part of X's phrase
-        subject = lo == idx and idx > 0 and toks[idx - 1].lower() in _VERB_AHEAD
+        subject = lo == idx and idx > 0 and toks[idx - 1].lower() in AUXILIARIES
         while not subject and hi + 1 < len(toks) and open_(toks[hi + 1]) and not toks[hi].endswith((",", ":", ";")):
             hi += 1
         return " ".join(t.strip(",;:()") for t in toks[lo: hi + 1])
