@@ -71,7 +71,7 @@ def test_parts_types_and_focus_are_read_from_the_question():
     assert [p.topic for p in asked("Compare A and B", topics=("A", "B"), attribute="size").parts] == ["A", "B"]
     # possessives are not quotes; a quoted title is a focus; a part naming nothing keeps the subject
     assert asked("How do ABC's key sizes compare with XYZ's?").focus == ()
-    from citerag.answer.asked import proper_names
+    from citerag.text.patterns import proper_names
 
     for question, name in (("What did Shor recommend for the SLH-DSA parameter sets?", "Shor"),
                            ("Which version of Python does Gri need for its scripts?", "Python"),
@@ -450,6 +450,25 @@ def test_a_paper_cited_by_a_document_is_answered_by_its_reference_entry(agents):
     assert CUES["citation"].search("[16] Kiltz E, Lyubashevsky V (2018) A concrete treatment")
     answered(agents, "default", "Which paper cited in the fourth-round status report predicts error floors with "
                                 "Markov models for QC-MDPC codes?", "Markov model")
+
+
+@pytest.mark.parametrize("question,authors", [
+    ("Which paper by Guo, Johansson and Nguyen does the fourth-round status report cite?", ["Guo", "Nguyen"]),
+    ("Which article by Becker, Joux, May and Meurer is cited in the status report?", ["Becker", "Meurer"]),
+    ("Which paper by Schnorr does FIPS 204 cite?", ["Schnorr"]),
+])
+def test_a_cited_work_is_found_by_its_authors(agents, question, authors):
+    """In a question about cited works the authors' names are what the reference entry holds:
+    they weigh as identifiers in the reranker, so the entry itself ranks first, not a chunk that
+    shares the question's other words. Elsewhere a capitalised word is no such name."""
+    from citerag.retrieval.query import analyse
+    from citerag.retrieval.retriever import Retriever
+
+    assert analyse("Which paper by Lund and Okafor does the report cite?").code_names == ("Lund", "Okafor")
+    assert analyse("How do I export scores to Web Sheets?").code_names == ()
+    store = agents["default"].store
+    first = Retriever(store, agents["default"].params.retrieve).search(question).hits[0]
+    assert all(a in store.by_id[first.chunk_id].text for a in authors)
 
 
 def test_a_count_is_not_the_asked_thing():

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from citerag.text.inflect import IRREGULAR, says_word, spellings
-from citerag.text.patterns import NUMBER_WORDS, NUMBERED_VARIANT, quoted_phrases
+from citerag.text.patterns import NUMBER_WORDS, NUMBERED_VARIANT, proper_names, quoted_phrases
 from citerag.text.sentences import split_cited
 from citerag.text.tokenize import STOPWORDS, stem, token_set
 
@@ -380,17 +380,6 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     covered = " ".join(found).lower()
     found += [n for n in proper_names(question) if n.lower() not in covered]
     return tuple(dict.fromkeys(f for f in found if f.lower() not in named))
-
-
-# A capitalised word inside a sentence ("… version of Python …", "… Mosca's theorem"): a name.
-_NAME = re.compile(r"(?<=[\w,;:)] )([A-Z][a-z]{2,})(?:'s)?\b")
-
-
-def proper_names(question: str) -> list[str]:
-    """Capitalised words that are not the first word of the question: the named things an
-    answer must be about (a tool, a person, a company). Identifiers with capitals or digits
-    inside (ABC-512, camelCaseName) are the identifiers' business."""
-    return [m.group(1) for m in _NAME.finditer(question) if m.group(1).lower() not in STOPWORDS]
 
 
 def asked(question: str, identifiers: tuple[str, ...] = (), doc_mentions: tuple[str, ...] = (),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from citerag.text.patterns import CAMEL_NAME, identifiers, names_place
+from citerag.text.patterns import CAMEL_NAME, identifiers, names_place, proper_names
 from citerag.text.tokenize import STOPWORDS, stem
 
 if TYPE_CHECKING:
@@ -30,6 +30,8 @@ _SUBJECT = re.compile(
 # … or names it after the verb anywhere: "How does the glossary define a widget combiner?"
 _DEFINES = re.compile(r"\bdefines?\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+_ASKS_CITED = re.compile(r"\b(?:cites?|cited|citing|references|bibliography|paper|papers|article|articles|"
+                         r"who wrote|authors?)\b", re.I)
 # A broad question names a thing and asks for the whole of it: "what is SSO", "explain GX-SIG",
 # "what are the SSO standards". Its answer is in a document's abstract or introduction.
 _BROAD = re.compile(r"^(?:what\s+(?:is|are|was|were)(?:\s+the)?|explain|describe|tell\s+me\s+about|"
@@ -73,7 +75,18 @@ class QueryAnalysis:
             if names_place(m):
                 rest = re.sub(re.escape(m), " ", rest, flags=re.I)
         own = [i for i in self.identifiers if re.search(re.escape(i), rest, re.I)]
-        return tuple(dict.fromkeys([*own, *(c for c in camel if c not in self.identifiers)]))
+        # A cited work is found by its authors' names ("Which paper by Lund and Okafor …"): in
+        # such a question they are what the reference entry holds, as an identifier would be.
+        # Elsewhere a capitalised word is as often a product or an everyday word ("… to Web
+        # Sheets") and weighing it pulled in chunks that merely mention it.
+        within = " ".join(self.identifiers).lower()
+        names = [n for n in proper_names(rest) if n.lower() not in within] if self.asks_cited else []
+        return tuple(dict.fromkeys([*own, *(c for c in camel if c not in self.identifiers), *names]))
+
+    @cached_property
+    def asks_cited(self) -> bool:
+        """A question about the works a document cites: its references list is where the answer is."""
+        return _ASKS_CITED.search(self.text) is not None
 
 
 def detect_mode(text: str) -> str:

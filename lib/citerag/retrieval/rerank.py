@@ -24,9 +24,6 @@ from citerag.text.patterns import GLOSSARY_HEADING, holds_any, query_phrases
 OVERVIEW_HEAD = re.compile(r"\b(abstract|introduction|overview|summary|purpose|scope|about|background|"
                            r"preface|what is)\b", re.I)
 _BOILER_HEAD = re.compile(r"table of contents|^contents$|list of (tables|figures|algorithms)|^references$", re.I)
-# A question about the works a document cites: its references list is where the answer is.
-_ASKS_CITED = re.compile(r"\b(?:cites?|cited|citing|references|bibliography|paper|papers|article|articles|"
-                         r"who wrote|authors?)\b", re.I)
 
 
 @lru_cache(maxsize=8192)
@@ -118,7 +115,7 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     # ... nor in a references list when the question asks about cited works (checked only on
     # such a chunk: this runs for every candidate of every query).
     section = chunk.heading_path[-1].lower() if chunk.heading_path else ""
-    cited_list = bool(boiler) and section == "references" and bool(_ASKS_CITED.search(q.text))
+    cited_list = bool(boiler) and section == "references" and q.asks_cited
     f["boilerplate"] = 0.0 if f["quoted"] or cited_list else boiler
     return f
 
