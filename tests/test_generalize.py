@@ -568,6 +568,24 @@ def test_a_reference_entry_wrapped_over_lines_answers_with_its_number(agents):
              "FIPS 197")
 
 
+def test_a_reference_entry_is_one_unit_with_its_title_and_venue(agents):
+    """A reference entry's title and venue are short capitalised lines that the sentence test drops
+    ("Syndrome decoding estimator.", "Widget Letters 3(2):1–9."): the entry is one unit, so "which
+    paper …, and where did it appear?" is answered in both parts, and a two-word title is found."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    us = units(Evidence("c1", Location("d::p9::c0", "d", 9, 9), (
+        "- [4] Lund A, Okafor B (2021) Widget estimator. Widget Letters 3(2):1–9. https://doi.org/10.1/wl.3\n\n"
+        "- [5] Okafor B (2019) Sorting widgets in linear time. Proc. Widget Conf., pp 5–12.")))
+    assert [u.text[:3] for u in us] == ["[4]", "[5]"] and "Widget Letters 3(2)" in us[0].text
+    r = ask(agents, "default", "Which paper by Jao and De Feo does the fourth-round status report cite, and "
+                               "where did it appear?")
+    assert "Towards quantum-resistant cryptosystems" in r.answer.answer, r.answer.notes
+    assert "Post-Quantum Cryptography , ed Yang" in r.answer.answer, r.answer.answer
+
+
 def test_a_list_that_announces_its_count_takes_that_many_items():
     """"… consists of three functions:" then three long items, one to a paragraph: all three are the
     answer (a list without its count takes only short items, so it cannot gather any text)."""

@@ -139,6 +139,12 @@ def units(ev: Evidence) -> list[Unit]:
                 continue
             if ln in own_titles:
                 continue  # the chunk's own heading line
+            if _REFERENCE_ENTRY.match(ln):
+                # A reference entry ("[12] Lund A, Okafor B (2021) A title. Venue, pp 1–9.") is one
+                # unit: its title and venue are short capitalised lines a sentence test drops,
+                # and "which paper …, and where did it appear?" asks for both.
+                add(_MARK.sub("", ln, count=1).strip(), "sentence")
+                continue
             # An item of a list announced just before, in this paragraph or (one item to a
             # paragraph) the one before, or the next item of that list.
             item = bool(_BULLET.match(ln)) and bool(out) and out[-1].block in (block, block - 1) and (
@@ -185,6 +191,8 @@ def _join_wrapped_cells(lines: list[str]) -> list[str]:
     return out
 
 
+# A reference-list entry: a bracketed label, then authors and a year in parentheses.
+_REFERENCE_ENTRY = re.compile(r"^(?:[-*•]\s+)?\[[\w.+-]{1,12}\]\s+[^|]*\(\d{4}[a-z]?\)")
 # A glossary term alone on its line: a few words, no sentence punctuation at its end.
 _TERM_LINE = re.compile(r"^[A-Za-z(][^.:;!?]{0,60}[A-Za-z0-9)]$")
 # … or opening the line, in lower case, before its definition's capital ("legacy mode The …").
