@@ -586,6 +586,24 @@ def test_a_reference_entry_is_one_unit_with_its_title_and_venue(agents):
     assert "Post-Quantum Cryptography , ed Yang" in r.answer.answer, r.answer.answer
 
 
+@pytest.mark.parametrize("corpus,question,title", [
+    ("default", "Which section of FIPS 203 specifies internal decapsulation?", "6.3 Internal Decapsulation: "),
+    ("tech-manuals", "Which section of the AMC manual explains how to correct the scoring errors?",
+     "6.7.5 Correct the scoring errors: "),
+])
+def test_which_section_is_answered_with_the_numbered_title(agents, corpus, question, title):
+    """"Which section covers X" asks where a document says it: the passage is restated under its
+    numbered section title (which the cited chunk holds), and a passage under a numbered title
+    shows the asked type. "What extra sections does it add" asks what, not where."""
+    from citerag.answer.asked import Head, answer_types, asked_heads
+
+    assert asked_heads("Which section covers key confirmation?") == (Head("section", "locator"),)
+    assert asked_heads("In which chapter are the defaults described?") == (Head("chapter", "locator"),)
+    assert "locator" not in answer_types("What extra sections does the tool add?")
+    assert all(h.type != "locator" for h in asked_heads("What extra sections does the tool add?"))
+    answered(agents, corpus, question, title)
+
+
 def test_a_list_that_announces_its_count_takes_that_many_items():
     """"… consists of three functions:" then three long items, one to a paragraph: all three are the
     answer (a list without its count takes only short items, so it cannot gather any text)."""

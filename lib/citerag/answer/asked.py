@@ -46,6 +46,8 @@ TYPES: dict[str, re.Pattern[str]] = {
                        r"(?![^?]*,\s*(?:what|which|how|who|whom|where|why|can|should|must|does|do|is|are)\b)"
                        r"|\b(what|which) (year|date)\b|\bin what year\b", re.I),
     "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
+    # "which section/table …" asks where a document says something: a numbered title answers it
+    "locator": re.compile(r"\b(?:what|which) (?:section|subsection|chapter|appendix|annex|table|figure)\b", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
@@ -90,6 +92,9 @@ CUES: dict[str, re.Pattern[str]] = {
     "code": re.compile(r"\b[a-z]+[A-Z]\w*|\b[A-Za-z]+_\w+|\\[A-Za-z]+|(?<!\S)--?[a-z][\w-]*|"
                        r"\.\.\w+\.\.|\b\w+\(\)|<mark>"),
     "citation": re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M),
+    # a numbered title ("10.2.2 Key Generation", "A.3 Examples") or a named part ("Table 4", "Section 3.1")
+    "locator": re.compile(r"(?m)^\s*(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})+)\s+[A-Z][a-z]|"
+                          r"\b(?:Section|Chapter|Appendix|Annex|Table|Figure)\s+(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*\b"),
     # a document named by its series and number: "RFC 8446", "(TR) 101-2", "ISO 9001"
     "document": re.compile(r"\b[A-Z]{2,6}\)?\s?\d{2,5}(?:-\d+[A-Za-z]?)*\b"),
     "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
@@ -118,6 +123,8 @@ _EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part tim
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _COPULA = frozenset("is are was were".split())
 _COUNT_WORDS = frozenset(NUMBER_WORDS) | {"several", "many", "few"}
+# … singular: "which section covers X" asks where; "what extra sections does it add" asks what
+_LOCATOR_HEADS = frozenset("section subsection chapter appendix annex table figure".split())
 # Heads that name an answer type: the answer shows the type's cue instead of the word.
 _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".split(), "date"),
                 **dict.fromkeys("size sizes length lengths value values number numbers count amount bytes bits "
@@ -130,7 +137,9 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 **dict.fromkeys("publication publications standard standards specification "
                                 "specifications".split(), "document"),
                 # "which paper/article/journal …" by an entry of a reference list ("[25] Name A (2016) …")
-                **dict.fromkeys("paper papers article articles journal journals".split(), "citation")}
+                **dict.fromkeys("paper papers article articles journal journals".split(), "citation"),
+                # "which section/table …" by a numbered title or a named part ("10.2 Key Generation")
+                **dict.fromkeys(_LOCATOR_HEADS, "locator")}
 
 
 @dataclass(frozen=True)
@@ -263,7 +272,7 @@ def asked_heads(question: str) -> tuple[Head, ...]:
         # browsers, "what happens to …" for no noun.
         if not words:
             continue
-        if m.group(1).lower().startswith("how"):
+        if m.group(1).lower().startswith("how") or words[0].lower() in _LOCATOR_HEADS:
             head = words[0]
         elif of_phrase or ended_by in ("aux", "verb") or words[-1].lower() in _TYPED_HEADS:
             head = words[-1]

@@ -16,7 +16,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field, replace
 
-from citerag.answer.asked import TYPES, Asked, Head, asked, asked_heads, type_match
+from citerag.answer.asked import CUES, TYPES, Asked, Head, asked, asked_heads, type_match
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
 from citerag.answer.units import Passage, Unit, passages, states_default, units
@@ -196,7 +196,10 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "") -> float
     """Whether the passage is of a wanted answer type, read whole or by its head alone: a head
     that announces a list ("… two passwords to be specified for a document:") shows the list
     shape only where it ends, and the items that follow it are the list."""
-    return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym))
+    # A numbered section title over the passage says where it is: what "which section …" asks.
+    title = p.head.heading.split(" > ")[-1] if "locator" in types and p.head.heading else ""
+    return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym),
+               type_match(("locator",), title) if title else 0.0)
 
 
 def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, idf: dict[str, float],
@@ -403,8 +406,11 @@ def with_section(p: Passage, heads: tuple[Head, ...], text_of: dict[str, str]) -
         return p
     words = token_set(p.text)
     title = token_set(section)
-    if not any(h.word.lower() not in words and h.word.lower() in title for h in heads):
+    if not any(h.word.lower() not in words and h.word.lower() in title for h in heads) and not (
+            any(h.type == "locator" for h in heads) and CUES["locator"].search(section)):
         return p
+    # "4.4. Key Confirmation" is restated "4.4 Key Confirmation": the number's dot would end a sentence
+    section = re.sub(r"^(\d+(?:\.\d+)*)\.\s", r"\1 ", section)
     return Passage([replace(p.head, text=f"{section}: {p.head.text}"), *p.units[1:]])
 
 
