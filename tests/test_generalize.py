@@ -604,6 +604,19 @@ def test_which_section_is_answered_with_the_numbered_title(agents, corpus, quest
     answered(agents, corpus, question, title)
 
 
+@pytest.mark.parametrize("corpus,question,needs", [
+    ("default", "Which paper by Lyubashevsky does FIPS 204 cite, and where did it appear?", "ASIACRYPT 2009"),
+    ("tech-manuals", "Which Perl module does AMC need for sending e-mails, and how is it installed with cpanm?",
+     "cpanm install Email::Address"),
+])
+def test_a_hit_that_answers_one_part_is_relevant_evidence(agents, corpus, question, needs):
+    """A multi-part question is answered part by part, so the evidence check scores each hit
+    against each part too: scored against the whole question, the chunk that answers one part
+    held only that part's share of the terms, no hit counted as relevant, and the question was
+    refused (budget_exhausted) with its answer in the first round's hits."""
+    answered(agents, corpus, question, needs)
+
+
 def test_a_list_that_announces_its_count_takes_that_many_items():
     """"… consists of three functions:" then three long items, one to a paragraph: all three are the
     answer (a list without its count takes only short items, so it cannot gather any text)."""

@@ -173,8 +173,13 @@ class AgentWorkflow(Workflow):
         for mention, doc in self.store.knowledge.doc_mentions(st.qa.text):
             if not names_place(mention):
                 implied[doc] = f"{implied.get(doc, '')} {mention}"
-        a = policies.assess(st.qa, st.route, texts, [score(f"{implied.get(d, '')} {t}") for d, t in texts], p,
-                            self.vocab)
+        # A multi-part question is answered part by part, so a hit that answers one part well is
+        # relevant: scored against the whole question it holds only that part's share of the terms.
+        parts = split_parts(st.question)
+        scorers = [score, *(Scorer(analyse(q, self.store.knowledge), self.idf) for q in parts)] \
+            if len(parts) > 1 else [score]
+        a = policies.assess(st.qa, st.route, texts,
+                            [max(s(f"{implied.get(d, '')} {t}") for s in scorers) for d, t in texts], p, self.vocab)
         st.assessment = a
         if a.reason is None:
             st.stop_reason = "evidence_sufficient"
