@@ -617,6 +617,21 @@ def test_a_hit_that_answers_one_part_is_relevant_evidence(agents, corpus, questi
     answered(agents, corpus, question, needs)
 
 
+@pytest.mark.parametrize("corpus,question,needs", [
+    ("default", "Besides the message, what else does wots_sign take as input?", "an address"),
+    ("tech-manuals", "Besides the radius, what else does Gri's draw circle command take?", "location"),
+])
+def test_an_adverb_after_the_question_word_is_no_asked_thing(agents, corpus, question, needs):
+    """"What else does X take" asks for no noun: "else" was read as the asked thing, which no
+    evidence names, and the question was refused (focus_not_stated)."""
+    from citerag.answer.asked import Head, asked_heads
+
+    assert asked_heads("What exactly does X do?") == ()
+    assert asked_heads("What else does the tool need?") == ()
+    assert asked_heads("Which fee does the tool charge?") == (Head("fee"),)
+    answered(agents, corpus, question, needs)
+
+
 def test_a_list_that_announces_its_count_takes_that_many_items():
     """"… consists of three functions:" then three long items, one to a paragraph: all three are the
     answer (a list without its count takes only short items, so it cannot gather any text)."""

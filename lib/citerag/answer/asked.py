@@ -120,6 +120,9 @@ AUXILIARIES = frozenset("does do did is are was were can could should will would
 # Heads that ask for no particular thing ("what kind of", "how many times").
 _EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part times unit option difference step purpose "
                          "role meaning".split())
+# Adverbs right after the question word ask for no thing ("what else", "what exactly").
+_ADVERBS = frozenset("else exactly precisely actually really specifically roughly approximately typically "
+                     "usually generally".split())
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _COPULA = frozenset("is are was were".split())
 _COUNT_WORDS = frozenset(NUMBER_WORDS) | {"several", "many", "few"}
@@ -257,6 +260,8 @@ def asked_heads(question: str) -> tuple[Head, ...]:
         for raw in rest[:5]:
             w = raw.strip("?,.;:!")
             low = w.lower()
+            if low in _ADVERBS and w == raw:
+                continue  # "what else does X take", "what exactly is the size of X": no noun of its own
             if (not w or low in AUXILIARIES or low in STOPWORDS or re.search(r"[A-Z0-9]", w[1:])
                     or (w[:1].isupper() and words)):
                 ended_by = "aux" if low in AUXILIARIES else "function" if low in STOPWORDS else "name"
