@@ -632,6 +632,29 @@ def test_an_adverb_after_the_question_word_is_no_asked_thing(agents, corpus, que
     answered(agents, corpus, question, needs)
 
 
+@pytest.mark.parametrize("corpus,question,needs", [
+    ("default", "In which bit order is the base-2 representation computed by IntegerToBits?", "little-endian"),
+    ("tech-manuals", "In which encoding should an AMC-TXT questionnaire file be saved?", "UTF-8 encoded"),
+    ("tech-manuals", "Which characters may be used in the name of an AMC project?", "simple charact"),
+])
+def test_an_asked_thing_the_top_passages_miss_is_redrafted_from_evidence_naming_it(agents, corpus, question,
+                                                                                     needs):
+    """"Which encoding …": the best passages never name the asked thing, but other evidence names
+    it as the question does (with its modifiers: "bit order"). The answer is redrafted from that
+    evidence instead of refused; a phrase the evidence does not hold ("quantum key distribution
+    protocol" for any "protocol") is no such evidence, and a rate ("per second") must be shown."""
+    from citerag.answer.asked import asked_heads, phrase_stated, unshown_quantities
+
+    (head,) = asked_heads("Which quantum key distribution protocol does the report approve?")
+    assert head.word == "protocol" and head.modifiers == ("quantum", "key", "distribution")
+    assert phrase_stated(head, "A quantum key distribution protocol is approved.")
+    assert not phrase_stated(head, "Any protocol using multi-algorithm KEMs passes the key through a KDF.")
+    assert unshown_quantities("How many signatures per second can X make?", "X is fast [c1]") == [
+        "a rate (per unit of time)"]
+    assert unshown_quantities("How many signatures per second can X make?", "X makes 900 signatures per second [c1]") == []
+    answered(agents, corpus, question, needs)
+
+
 def test_a_list_that_announces_its_count_takes_that_many_items():
     """"… consists of three functions:" then three long items, one to a paragraph: all three are the
     answer (a list without its count takes only short items, so it cannot gather any text)."""

@@ -19,6 +19,7 @@ from citerag.answer.asked import (
     asked_heads,
     focus_terms,
     head_stated,
+    phrase_stated,
     split_parts,
     unshown_quantities,
 )
@@ -26,6 +27,7 @@ from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, pa
 from citerag.answer.conflicts import find_conflicts
 from citerag.answer.evidence import Evidence, support_score
 from citerag.answer.extractive import Draft, compose
+from citerag.answer.units import units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
 from citerag.text.inflect import ENDINGS, bases, hyphenations
@@ -253,14 +255,19 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
         return out
     # The draft cited passages that never state a name, number or asked event of the question.
     # Redraft from the evidence that states them all, if any does: the passage that answers may
-    # have scored lower. A missing asked thing alone ("which protocol …") is not redrafted: the
-    # top passages not mentioning it is the sign of a question the documents do not answer.
+    # have scored lower.
     missing = out.unstated
-    heads = {h.word for p in split_parts(qa.text) for h in asked_heads(p)}
-    if not set(missing) - heads:
-        return out
-    stating = [e for e in evidence
-               if not set(missing) & set(missing_focus(qa, [e], "", params.refuse_missing_action))]
+    heads = {h.word: h for p in split_parts(qa.text) for h in asked_heads(p)}
+    if not set(missing) - set(heads):
+        # A missing asked thing alone ("which encoding …"): only evidence with a passage naming it
+        # as the question does, with the words that modify it ("quantum key distribution
+        # protocol", not any protocol), may answer; the top passages not mentioning it at all is
+        # the usual sign of a question the documents do not answer.
+        stating = [e for e in evidence
+                   if all(any(phrase_stated(heads[m], u.text) for u in units(e)) for m in missing)]
+    else:
+        stating = [e for e in evidence
+                   if not set(missing) & set(missing_focus(qa, [e], "", params.refuse_missing_action))]
     if not stating or len(stating) == len(evidence):
         return out
     redrafted = compose(qa, stating, params, idf, topics, attribute, common_words)

@@ -28,7 +28,7 @@ corpus vocabulary: the shapes are those of English questions.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from citerag.text.inflect import IRREGULAR, says_word, spellings
 from citerag.text.patterns import NUMBER_WORDS, NUMBERED_VARIANT, proper_names, quoted_phrases
@@ -70,6 +70,8 @@ STRICT: dict[str, re.Pattern[str]] = {
     # "what is the maximum number of rows": a limit, which the documents state as one; a count of
     # something else ("a number of rows at the top") does not answer it.
     "limit": re.compile(r"\b(?:maximum|minimum)\b", re.I),
+    # "how many signatures per second": a rate, which the documents state per a unit of time
+    "rate": re.compile(r"\bper (?:second|minute|hour|day|week|month|year)\b", re.I),
 }
 
 # What a unit of each answer type shows.
@@ -82,6 +84,9 @@ CUES: dict[str, re.Pattern[str]] = {
     "limit": re.compile(r"\b(?:maximum|minimum|max|min|at most|at least|up to|limit|limits|limited|no more than|"
                         r"no less than|exceeds?|exceeded|exceeding|upper bound|lower bound|largest|smallest|highest|"
                         r"lowest)\b|[≤≥]", re.I),
+    "rate": re.compile(r"\bper (?:second|minute|hour|day|week|month|year|s|sec|min)\b|"
+                       r"\b\d[\d,.]*\s?(?:[a-z]+/s|/s(?:ec)?|Hz|kHz|MHz|GHz)\b|"
+                       r"\b(?:times|cycles) (?:a|an|each) \w+", re.I),
     "number": re.compile(r"\d"),
     "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
     "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reasons?|thus|as a result|"
@@ -149,6 +154,8 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
 class Head:
     word: str
     type: str = ""  # an answer type whose cue stands in for the word
+    # the words before it in its noun phrase ("quantum key distribution" of "… protocol")
+    modifiers: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -178,7 +185,8 @@ def answer_types(text: str) -> tuple[str, ...]:
     return tuple(n for n, rx in TYPES.items() if rx.search(t))
 
 
-_QUANTITY = {"money": "an amount of money", "duration": "a duration", "limit": "a limit (maximum or minimum)"}
+_QUANTITY = {"money": "an amount of money", "duration": "a duration", "limit": "a limit (maximum or minimum)",
+             "rate": "a rate (per unit of time)"}
 
 
 def unshown_quantities(question: str, answer_text: str) -> list[str]:
@@ -288,7 +296,8 @@ def asked_heads(question: str) -> tuple[Head, ...]:
         else:
             continue
         if stem(head.lower()) not in _EMPTY_HEADS:  # "unit" as well as "units"
-            out.append(Head(head, _TYPED_HEADS.get(head.lower(), "")))
+            mods = tuple(w for w in words[:words.index(head)] if w.lower() not in _COUNT_WORDS)
+            out.append(Head(head, _TYPED_HEADS.get(head.lower(), ""), mods))
     return tuple(out)
 
 
@@ -359,6 +368,14 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     if head.type:
         return bool(CUES[head.type].search(answer_text))
     return names_it(evidence_text)
+
+
+def phrase_stated(head: Head, text: str) -> bool:
+    """Does the text name the asked thing as the question does, with the words that modify it
+    ("quantum key distribution protocol", not any "protocol")?"""
+    words = token_set(_CAMEL.sub(" ", text))
+    return (any(token_set(v) & words for v in spellings(head.word.lower()))
+            and all(token_set(m) <= words for m in head.modifiers))
 
 
 def split_parts(question: str) -> list[str]:
