@@ -604,6 +604,22 @@ def test_which_section_is_answered_with_the_numbered_title(agents, corpus, quest
     answered(agents, corpus, question, title)
 
 
+@pytest.mark.parametrize("corpus,question,title", [
+    ("default", "Which sections of FIPS 204 cover randomness generation and intermediate values?",
+     "3.6.3 Intermediate Values: "),
+    ("tech-manuals", "Which sections of the Gri manual cover the pwd and ls commands?", "9.1 Overview of Gri Commands: "),
+])
+def test_which_sections_of_a_document_asks_where_too(agents, corpus, question, title):
+    """The plural asks where when "of" a document or a verb of coverage follows the noun right
+    after the question word; "what sections does the tool add" still asks what."""
+    from citerag.answer.asked import asked_heads
+
+    assert [h.type for h in asked_heads("Which sections of the guide cover fonts?")] == ["locator"]
+    assert [h.type for h in asked_heads("Which tables list the sizes?")] == ["locator"]
+    assert [h.type for h in asked_heads("What sections does the tool add?")] == [""]
+    answered(agents, corpus, question, title)
+
+
 @pytest.mark.parametrize("corpus,question,needs", [
     ("default", "Which paper by Lyubashevsky does FIPS 204 cite, and where did it appear?", "ASIACRYPT 2009"),
     ("tech-manuals", "Which Perl module does AMC need for sending e-mails, and how is it installed with cpanm?",

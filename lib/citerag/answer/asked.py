@@ -47,7 +47,10 @@ TYPES: dict[str, re.Pattern[str]] = {
                        r"|\b(what|which) (year|date)\b|\bin what year\b", re.I),
     "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
     # "which section/table …" asks where a document says something: a numbered title answers it
-    "locator": re.compile(r"\b(?:what|which) (?:section|subsection|chapter|appendix|annex|table|figure)\b", re.I),
+    # (plural when "of" a document or a verb of coverage follows: "which sections of X cover …")
+    "locator": re.compile(r"\b(?:what|which) (?:(?:section|subsection|chapter|appendix|annex|table|figure)\b|"
+                          r"(?:sections|subsections|chapters|appendices|tables|figures)"
+                          r"(?= of\b| (?:cover|describe|discuss|explain|specify|define|list|contain)s?\b))", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
@@ -131,8 +134,10 @@ _ADVERBS = frozenset("else exactly precisely actually really specifically roughl
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _COPULA = frozenset("is are was were".split())
 _COUNT_WORDS = frozenset(NUMBER_WORDS) | {"several", "many", "few"}
-# … singular: "which section covers X" asks where; "what extra sections does it add" asks what
+# … singular: "which section covers X" asks where; "what extra sections does it add" asks what;
+# plural only right after the question word and before "of" or a verb ("which sections of X cover …")
 _LOCATOR_HEADS = frozenset("section subsection chapter appendix annex table figure".split())
+_LOCATOR_PLURALS = frozenset("sections subsections chapters appendices tables figures".split())
 # Heads that name an answer type: the answer shows the type's cue instead of the word.
 _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".split(), "date"),
                 **dict.fromkeys("size sizes length lengths value values number numbers count amount bytes bits "
@@ -287,6 +292,9 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             continue
         if m.group(1).lower().startswith("how") or words[0].lower() in _LOCATOR_HEADS:
             head = words[0]
+        elif words[0].lower() in _LOCATOR_PLURALS and (ended_by == "function" or len(words) >= 2):
+            out.append(Head(words[0], "locator"))
+            continue
         elif of_phrase or ended_by in ("aux", "verb") or words[-1].lower() in _TYPED_HEADS:
             head = words[-1]
         elif len(words) >= 2:  # "which browsers enable X", "which assumption underlies it": a verb ends it
