@@ -671,6 +671,20 @@ def test_an_asked_thing_the_top_passages_miss_is_redrafted_from_evidence_naming_
     answered(agents, corpus, question, needs)
 
 
+@pytest.mark.parametrize("corpus,question,needs", [
+    ("default", "Which further examples of KEMs does Section 5.1 of SP 800-227 briefly discuss?", "ECDH-KEM"),
+    ("tech-manuals", "Which further settings of ReportLab's rl_settings does the user guide list?", "rl_settings"),
+])
+def test_the_noun_before_of_is_the_asked_thing(agents, corpus, question, needs):
+    """"Which further examples of X": the noun phrase ends at "of", so its last word is the asked
+    thing; read as a verb-ended phrase, "further" was asked for, and no evidence names it."""
+    from citerag.answer.asked import asked_heads
+
+    assert [h.word for h in asked_heads("Which further examples of widgets does it give?")] == ["examples"]
+    assert [h.word for h in asked_heads("Which algorithm runs in constant time?")] == ["algorithm"]
+    answered(agents, corpus, question, needs)
+
+
 def test_a_list_that_announces_its_count_takes_that_many_items():
     """"… consists of three functions:" then three long items, one to a paragraph: all three are the
     answer (a list without its count takes only short items, so it cannot gather any text)."""

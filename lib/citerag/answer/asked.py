@@ -277,7 +277,8 @@ def asked_heads(question: str) -> tuple[Head, ...]:
                 continue  # "what else does X take", "what exactly is the size of X": no noun of its own
             if (not w or low in AUXILIARIES or low in STOPWORDS or re.search(r"[A-Z0-9]", w[1:])
                     or (w[:1].isupper() and words)):
-                ended_by = "aux" if low in AUXILIARIES else "function" if low in STOPWORDS else "name"
+                ended_by = ("aux" if low in AUXILIARIES else "of" if low == "of"
+                            else "function" if low in STOPWORDS else "name")
                 break
             if words and low.endswith("ed") and len(low) > 4:  # "which Tool version added X": its verb
                 ended_by = "verb"
@@ -292,10 +293,11 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             continue
         if m.group(1).lower().startswith("how") or words[0].lower() in _LOCATOR_HEADS:
             head = words[0]
-        elif words[0].lower() in _LOCATOR_PLURALS and (ended_by == "function" or len(words) >= 2):
+        elif words[0].lower() in _LOCATOR_PLURALS and (ended_by in ("function", "of") or len(words) >= 2):
             out.append(Head(words[0], "locator"))
             continue
-        elif of_phrase or ended_by in ("aux", "verb") or words[-1].lower() in _TYPED_HEADS:
+        # "of" follows a noun ("which further examples of X"), rarely a verb ("which algorithm runs in")
+        elif of_phrase or ended_by in ("aux", "verb", "of") or words[-1].lower() in _TYPED_HEADS:
             head = words[-1]
         elif len(words) >= 2:  # "which browsers enable X", "which assumption underlies it": a verb ends it
             # a counted noun is the subject ("which three functions make up X"), not its verb
