@@ -685,6 +685,19 @@ def test_the_noun_before_of_is_the_asked_thing(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
 
 
+def test_how_often_wants_a_frequency(agents):
+    """"How often …" asks for a frequency, which the documents write in words ("every five years")
+    as often as in digits: a passage with a frequency answers it, one with only a number or none
+    does not ("How often does Gri check for a newer version?" is answered nowhere)."""
+    from citerag.answer.asked import answer_types, type_match
+
+    assert answer_types("How often is the key rotated?") == ("frequency",)
+    assert type_match(("frequency",), "The standard is reviewed every five years.")
+    assert not type_match(("frequency",), "The key is 256 bits long.")
+    answered(agents, "default", "How often will FIPS 205 be reviewed?", "every five years")
+    assert ask(agents, "tech-manuals", "How often does Gri check for a newer version?").answer.refused
+
+
 def test_a_list_that_announces_its_count_takes_that_many_items():
     """"… consists of three functions:" then three long items, one to a paragraph: all three are the
     answer (a list without its count takes only short items, so it cannot gather any text)."""

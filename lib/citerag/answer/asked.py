@@ -38,7 +38,9 @@ from citerag.text.tokenize import STOPWORDS, stem, token_set
 TYPES: dict[str, re.Pattern[str]] = {
     "expansion": re.compile(r"\b(stands? for|acronym|abbreviat\w*|short for)\b", re.I),
     "number": re.compile(r"\b(how (many|much|large|big|long|small)|maximum|minimum|size|sizes|number of|"
-                         r"what value|length|bytes|bits|limit|count|cost|price|per second|how often)\b", re.I),
+                         r"what value|length|bytes|bits|limit|count|cost|price|per second)\b", re.I),
+    # "how often": a frequency ("every five years", "twice a day"), which need not be written in digits
+    "frequency": re.compile(r"\bhow often\b", re.I),
     # "when is X called", "when must it be destroyed": a circumstance, not a date ("when was",
     # "when will", "when does the agency plan to" ask for one); nor is a leading clause ("When using X,
     # which package …?").
@@ -91,6 +93,9 @@ CUES: dict[str, re.Pattern[str]] = {
                        r"\b\d[\d,.]*\s?(?:[a-z]+/s|/s(?:ec)?|Hz|kHz|MHz|GHz)\b|"
                        r"\b(?:times|cycles) (?:a|an|each) \w+", re.I),
     "number": re.compile(r"\d"),
+    "frequency": re.compile(r"\bevery\b|\b(?:once|twice|daily|weekly|monthly|yearly|annually|hourly|periodically)\b|"
+                            r"\b(?:times|once) (?:a|an|per|each)\b|\bper (?:second|minute|hour|day|week|month|year)\b",
+                            re.I),
     "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
     "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reasons?|thus|as a result|"
                          r"avoids?|prevents?|ensures?|allows?|motivation|motivated|rationale|purpose)\b", re.I),
