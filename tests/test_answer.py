@@ -522,6 +522,17 @@ def test_a_part_naming_a_camel_case_name_keeps_to_it():
     assert _part_qa(analyse("What does X-1 take, and what does it return?"), "what does it return").text.endswith("X-1")
 
 
+def test_a_pronoun_part_stays_about_the_first_parts_subject():
+    """"How does the guide define a widget key, and what is it contrasted with?": "it" is the widget
+    key; the second part, naming nothing of its own, had only "contrasted" to go on and picked any
+    passage about contrasts. A part naming its own identifier keeps to it."""
+    from citerag.answer.extractive import _part_qa
+
+    qa = analyse("How does the guide define a widget key, and what is it contrasted with?")
+    assert "widget key" in _part_qa(qa, "what is it contrasted with", "widget key").text
+    assert "widget key" not in _part_qa(qa, "what is WG-7 contrasted with", "widget key").text
+
+
 def test_a_yes_no_requirement_is_answered_by_the_sentence_stating_it_with_a_modal():
     """"Should implementations bound the loop?" ← "Implementations should not bound this loop":
     the verb after a modal is the question's verb; a sentence merely sharing the loop's name is

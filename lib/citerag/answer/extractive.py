@@ -21,7 +21,7 @@ from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
 from citerag.answer.units import Passage, Unit, passages, states_default, units
 from citerag.core.params import AnswerParams
-from citerag.retrieval.query import QueryAnalysis, content_words
+from citerag.retrieval.query import QueryAnalysis, content_words, definition_subject
 from citerag.retrieval.rerank import is_overview
 from citerag.text.patterns import (
     CAMEL_NAME,
@@ -106,7 +106,7 @@ def states_predicate(question: str, text: str) -> bool:
 _INNER_NAME = re.compile(r"(?<=\w )[A-Z][a-z]")  # a capitalised word inside a part: a name of its own
 
 
-def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
+def _part_qa(qa: QueryAnalysis, text: str, subject: str | None = None) -> QueryAnalysis:
     """The question's analysis narrowed to one part. A short part keeps the question's
     identifiers as words ("and what does it rest on?" is still about the named thing), weighed
     as words, not as the part's own identifiers: with "Does X allow …, and to which address can
@@ -124,6 +124,10 @@ def _part_qa(qa: QueryAnalysis, text: str) -> QueryAnalysis:
     named = bool(own) or bool(_INNER_NAME.search(text)) or bool(CAMEL_NAME.search(text))
     extra = [] if (not own and len(words) >= OWN_SUBJECT_WORDS) or (named and not _REFERS_BACK.search(text)) else \
         [i for i in (*qa.identifiers, *named_by_kind(qa.text)) if i.lower() not in text.lower()]
+    # "How does X define a static key, and what is it contrasted with?": "it" is the first part's
+    # subject, which the part must still be about when it names no identifier of its own
+    if subject and not own and _REFERS_BACK.search(text) and subject.lower() not in text.lower():
+        extra.append(subject)
     return dataclasses.replace(qa, text=" ".join([text, *extra]), identifiers=tuple(own),
                                content_words=words)
 
@@ -257,7 +261,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     for n, part in enumerate(want.parts):
         quoted = query_phrases(part.text)
         heads = asked_heads(part.text)
-        pqa = _without_date_heads(_part_qa(qa, part.text), heads)
+        subject = definition_subject(want.parts[0].text) if n else None
+        pqa = _without_date_heads(_part_qa(qa, part.text, subject), heads)
         score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
         # the names this part asks about: a passage defining another part's name does not answer it
         part_names = wanted if pqa is qa else names(pqa, ordinary)
