@@ -93,15 +93,17 @@ IDENTIFIER = re.compile(
 # A name written as code in camel case: "drawWidget", "lineWidth", "SampleGrid", "ByteEncode".
 CAMEL_NAME = re.compile(r"\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-9]*)\b")
 
-# A capitalised word inside a sentence ("… version of Python …", "… Mosca's theorem"): a name.
-PROPER_NAME = re.compile(r"(?<=[\w,;:)] )([A-Z][a-z]{2,})(?:'s)?\b")
+# A capitalised word inside a sentence ("… version of Python …", "… Mosca's theorem", "… by
+# Faugère"): a name. Letters are any script's; the case is checked in proper_names.
+PROPER_NAME = re.compile(r"(?<=[\w,;:)] )([^\W\d_]{3,})(?:'s)?\b")
 
 
 def proper_names(question: str) -> list[str]:
     """Capitalised words that are not the first word of the question: the named things an
     answer must be about (a tool, a person, a company). Identifiers with capitals or digits
     inside (ABC-512, camelCaseName) are the identifiers' business."""
-    return [m.group(1) for m in PROPER_NAME.finditer(question) if m.group(1).lower() not in STOPWORDS]
+    return [w for m in PROPER_NAME.finditer(question)
+            if (w := m.group(1))[0].isupper() and w[1:].islower() and w.lower() not in STOPWORDS]
 
 
 def identifiers(text: str) -> list[str]:
