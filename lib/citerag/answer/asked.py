@@ -35,6 +35,14 @@ from citerag.text.patterns import NUMBER_WORDS, NUMBERED_VARIANT, proper_names, 
 from citerag.text.sentences import split_cited
 from citerag.text.tokenize import STOPWORDS, stem, token_set
 
+# "which section/table …" asks where: singular always ("which section covers X"), plural only
+# right after the question word and before "of" or a verb ("which sections of X cover …"); "what
+# extra sections does it add" asks what.
+_LOCATOR_HEADS = frozenset("section subsection chapter appendix annex table figure".split())
+_LOCATOR_PLURALS = frozenset("sections subsections chapters appendices tables figures".split())
+# "per second", "per year": a rate's or a frequency's unit of time
+_PER_TIME = r"\bper (?:second|minute|hour|day|week|month|year)\b"
+
 TYPES: dict[str, re.Pattern[str]] = {
     "expansion": re.compile(r"\b(stands? for|acronym|abbreviat\w*|short for)\b", re.I),
     "number": re.compile(r"\b(how (many|much|large|big|long|small)|maximum|minimum|size|sizes|number of|"
@@ -50,8 +58,8 @@ TYPES: dict[str, re.Pattern[str]] = {
     "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
     # "which section/table …" asks where a document says something: a numbered title answers it
     # (plural when "of" a document or a verb of coverage follows: "which sections of X cover …")
-    "locator": re.compile(r"\b(?:what|which) (?:(?:section|subsection|chapter|appendix|annex|table|figure)\b|"
-                          r"(?:sections|subsections|chapters|appendices|tables|figures)"
+    "locator": re.compile(rf"\b(?:what|which) (?:(?:{'|'.join(sorted(_LOCATOR_HEADS))})\b|"
+                          rf"(?:{'|'.join(sorted(_LOCATOR_PLURALS))})"
                           r"(?= of\b| (?:cover|describe|discuss|explain|specify|define|list|contain)s?\b))", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
@@ -76,7 +84,7 @@ STRICT: dict[str, re.Pattern[str]] = {
     # something else ("a number of rows at the top") does not answer it.
     "limit": re.compile(r"\b(?:maximum|minimum)\b", re.I),
     # "how many signatures per second": a rate, which the documents state per a unit of time
-    "rate": re.compile(r"\bper (?:second|minute|hour|day|week|month|year)\b", re.I),
+    "rate": re.compile(_PER_TIME, re.I),
 }
 
 # What a unit of each answer type shows.
@@ -89,13 +97,11 @@ CUES: dict[str, re.Pattern[str]] = {
     "limit": re.compile(r"\b(?:maximum|minimum|max|min|at most|at least|up to|limit|limits|limited|no more than|"
                         r"no less than|exceeds?|exceeded|exceeding|upper bound|lower bound|largest|smallest|highest|"
                         r"lowest)\b|[≤≥]", re.I),
-    "rate": re.compile(r"\bper (?:second|minute|hour|day|week|month|year|s|sec|min)\b|"
-                       r"\b\d[\d,.]*\s?(?:[a-z]+/s|/s(?:ec)?|Hz|kHz|MHz|GHz)\b|"
+    "rate": re.compile(rf"{_PER_TIME}|\bper (?:s|sec|min)\b|\b\d[\d,.]*\s?(?:[a-z]+/s|/s(?:ec)?|Hz|kHz|MHz|GHz)\b|"
                        r"\b(?:times|cycles) (?:a|an|each) \w+", re.I),
     "number": re.compile(r"\d"),
     "frequency": re.compile(r"\bevery\b|\b(?:once|twice|daily|weekly|monthly|yearly|annually|hourly|periodically)\b|"
-                            r"\b(?:times|once) (?:a|an|per|each)\b|\bper (?:second|minute|hour|day|week|month|year)\b",
-                            re.I),
+                            rf"\b(?:times|once) (?:a|an|per|each)\b|{_PER_TIME}", re.I),
     "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
     "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reasons?|thus|as a result|"
                          r"avoids?|prevents?|ensures?|allows?|motivation|motivated|rationale|purpose)\b", re.I),
@@ -139,10 +145,6 @@ _ADVERBS = frozenset("else exactly precisely actually really specifically roughl
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _COPULA = frozenset("is are was were".split())
 _COUNT_WORDS = frozenset(NUMBER_WORDS) | {"several", "many", "few"}
-# … singular: "which section covers X" asks where; "what extra sections does it add" asks what;
-# plural only right after the question word and before "of" or a verb ("which sections of X cover …")
-_LOCATOR_HEADS = frozenset("section subsection chapter appendix annex table figure".split())
-_LOCATOR_PLURALS = frozenset("sections subsections chapters appendices tables figures".split())
 # Heads that name an answer type: the answer shows the type's cue instead of the word.
 _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".split(), "date"),
                 **dict.fromkeys("size sizes length lengths value values number numbers count amount bytes bits "
@@ -374,9 +376,7 @@ def action_stated(verb: str, evidence_text: str, answer_text: str) -> bool:
 def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
     def names_it(text: str) -> bool:
-        # code writes compounds in camelCase: "fontName" states the font's name; "colour" is "color"
-        words = token_set(_CAMEL.sub(" ", text))
-        return any(token_set(v) & words for v in spellings(head.word.lower()))
+        return _names_word(head.word, token_set(_CAMEL.sub(" ", text)))
 
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself
         return bool(CUES[head.type].search(answer_text)) or names_it(answer_text)
@@ -389,8 +389,13 @@ def phrase_stated(head: Head, text: str) -> bool:
     """Does the text name the asked thing as the question does, with the words that modify it
     ("quantum key distribution protocol", not any "protocol")?"""
     words = token_set(_CAMEL.sub(" ", text))
-    return (any(token_set(v) & words for v in spellings(head.word.lower()))
-            and all(token_set(m) <= words for m in head.modifiers))
+    return _names_word(head.word, words) and all(token_set(m) <= words for m in head.modifiers)
+
+
+def _names_word(word: str, words: frozenset[str]) -> bool:
+    """The word, in one of its spellings ("colour" is "color"), among a text's tokens; code writes
+    compounds in camelCase, so the tokens are taken with camelCase split ("fontName" names a name)."""
+    return any(token_set(v) & words for v in spellings(word.lower()))
 
 
 def split_parts(question: str) -> list[str]:

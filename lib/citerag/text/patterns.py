@@ -94,7 +94,7 @@ IDENTIFIER = re.compile(
 CAMEL_NAME = re.compile(r"\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-9]*)\b")
 
 # A capitalised word inside a sentence ("… version of Python …", "… Mosca's theorem", "… by
-# Faugère"): a name. Letters are any script's; the case is checked in proper_names.
+# Ødegård"): a name. Letters are any script's; the case is checked in proper_names.
 PROPER_NAME = re.compile(r"(?<=[\w,;:)] )([^\W\d_]{3,})(?:'s)?\b")
 
 
