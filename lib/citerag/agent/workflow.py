@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ class AgentState:
     gather_only: bool = False
     pending: str | None = None  # gather_only: "answer" or "refuse" (what the controller decided)
     context: str | None = None  # conversation: the previous standalone question, fused into retrieval
+    part_scorers: list[Scorer] | None = None  # per part of a multi-part question, built on first assessment
 
     def event(self, node: str, **data: Any) -> None:
         self.counters.steps += 1
@@ -67,6 +69,12 @@ class AgentState:
     def ordered_hits(self) -> list[Hit]:
         """Retrieved hits first (in the order found), graph findings after them."""
         return [h for h in self.hits if "graph" not in h.ranks] + [h for h in self.hits if "graph" in h.ranks]
+
+    @cached_property
+    def parts(self) -> list[str]:
+        """The question's sub-questions, split once: each is retrieved for and each judges the
+        evidence (a single-part question is its own only part)."""
+        return split_parts(self.question)
 
     @property
     def trajectory(self) -> list[str]:
@@ -132,9 +140,8 @@ class AgentWorkflow(Workflow):
             return RetrieveEvent(queries=[(f"{t} {rt.attribute}".strip(), None) for t in rt.topics])
         mode = "definition" if rt.name == "resolve_definition" else None
         queries = [(st.question, mode)]
-        parts = split_parts(st.question)
-        if len(parts) > 1:  # a multi-part question retrieves for each part (balanced quotas)
-            queries = [(q, None) for q in parts[: self.params.agent.max_tool_calls]]
+        if len(st.parts) > 1:  # a multi-part question retrieves for each part (balanced quotas)
+            queries = [(q, None) for q in st.parts[: self.params.agent.max_tool_calls]]
         if st.context:  # a follow-up also retrieves as "previous question + follow-up" (RRF-interleaved)
             queries.append((f"{st.context} {st.question}", None))
         return RetrieveEvent(queries=queries)
@@ -175,9 +182,7 @@ class AgentWorkflow(Workflow):
                 implied[doc] = f"{implied.get(doc, '')} {mention}"
         # A multi-part question is answered part by part, so a hit that answers one part well is
         # relevant: scored against the whole question it holds only that part's share of the terms.
-        parts = split_parts(st.question)
-        scorers = [score, *(Scorer(analyse(q, self.store.knowledge), self.idf) for q in parts)] \
-            if len(parts) > 1 else [score]
+        scorers = [score, *self._part_scorers(st)]
         a = policies.assess(st.qa, st.route, texts,
                             [max(s(f"{implied.get(d, '')} {t}") for s in scorers) for d, t in texts], p, self.vocab)
         st.assessment = a
@@ -217,6 +222,14 @@ class AgentWorkflow(Workflow):
         return StopEvent(result=st)
 
     # -- node bodies shared with conversation mode ------------------------------------------
+
+    def _part_scorers(self, st: AgentState) -> list[Scorer]:
+        """One term scorer per part of a multi-part question, built once per question (the
+        evidence check runs every round)."""
+        if st.part_scorers is None:
+            st.part_scorers = [Scorer(analyse(q, self.store.knowledge), self.idf)
+                               for q in st.parts] if len(st.parts) > 1 else []
+        return st.part_scorers
 
     def compose_answer(self, st: AgentState, evidence: list[Evidence] | None = None, node: str = "answer") -> None:
         """Draft and verify an answer from the state's hits (or from the given evidence)."""

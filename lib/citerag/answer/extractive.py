@@ -201,9 +201,14 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "") -> float
     that announces a list ("… two passwords to be specified for a document:") shows the list
     shape only where it ends, and the items that follow it are the list."""
     # A numbered section title over the passage says where it is: what "which section …" asks.
-    title = p.head.heading.split(" > ")[-1] if "locator" in types and p.head.heading else ""
-    return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym),
-               type_match(("locator",), title) if title else 0.0)
+    located = "locator" in types and bool(_numbered_title(p))
+    return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym), float(located))
+
+
+def _numbered_title(p: Passage) -> str:
+    """The passage's own section title when it is numbered ("10.2.2 Key Generation"), else ""."""
+    section = p.head.heading.split(" > ")[-1] if p.head.heading else ""
+    return section if CUES["locator"].search(section) else ""
 
 
 def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, idf: dict[str, float],
@@ -258,11 +263,11 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         chosen.append(with_section(p, heads, text_of))
 
     doc_of = {e.key: e.loc.doc_id for e in evidence}
+    first_subject = definition_subject(want.parts[0].text) if want.multi else None
     for n, part in enumerate(want.parts):
         quoted = query_phrases(part.text)
         heads = asked_heads(part.text)
-        subject = definition_subject(want.parts[0].text) if n else None
-        pqa = _without_date_heads(_part_qa(qa, part.text, subject), heads)
+        pqa = _without_date_heads(_part_qa(qa, part.text, first_subject if n else None), heads)
         score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
         # the names this part asks about: a passage defining another part's name does not answer it
         part_names = wanted if pqa is qa else names(pqa, ordinary)
@@ -412,7 +417,7 @@ def with_section(p: Passage, heads: tuple[Head, ...], text_of: dict[str, str]) -
     words = token_set(p.text)
     title = token_set(section)
     if not any(h.word.lower() not in words and h.word.lower() in title for h in heads) and not (
-            any(h.type == "locator" for h in heads) and CUES["locator"].search(section)):
+            any(h.type == "locator" for h in heads) and _numbered_title(p)):
         return p
     # "4.4. Key Confirmation" is restated "4.4 Key Confirmation": the number's dot would end a sentence
     section = re.sub(r"^(\d+(?:\.\d+)*)\.\s", r"\1 ", section)
