@@ -183,6 +183,21 @@ def test_a_word_the_corpus_writes_hyphenated_is_known_and_held():
     assert score("multi-line: for multi-line text widget, flag value 1<<12") == 1.0
 
 
+def test_a_compound_written_closed_or_open_is_held_either_way():
+    """The question's "barcode" is held by a text's "bar code", its "face name" by a text's
+    "facename"; a split into words the corpus does not use is not looked for."""
+    from citerag.text.terms import Scorer
+
+    idf = {"barcode": 4.0, "bar": 2.0, "code": 1.0, "create": 1.0, "facename": 4.0, "face": 2.0, "name": 1.0,
+           "font": 1.0, "password": 3.0, "word": 1.0}
+    bars = Scorer(analyse("Does the tool create barcodes?"), idf)
+    assert bars("The tool does not create bar codes.") == bars("The tool does not create barcodes.") == 1.0
+    assert bars("Create a code for the bar.") < 1.0  # both words, not as the compound
+    faces = Scorer(analyse("Where does the face name of a font come from?"), idf)
+    assert faces("The font's facename comes from the metrics file.") == 1.0
+    assert Scorer(analyse("Which password is used?"), idf)("a pass word") == 0.0  # "pass" is no corpus word
+
+
 def test_a_participle_of_the_question_is_held_in_another_inflection():
     """"What is a static key contrasted with?" is answered by "… Contrast with ephemeral key.":
     a past participle counts in its other forms. Other words keep theirs: "processing" is not

@@ -889,3 +889,12 @@ def test_an_identifier_written_only_in_a_document_number_is_not_searched_for(age
 ])
 def test_answered_by_the_passage_that_states_it(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("Is the barcode for a name field created by AMC?", "does not create bar code"),
+    ("In ReportLab, where is the face name of a font taken from?", "FontName field"),
+])
+def test_a_compound_the_question_writes_closed_or_open_finds_the_sentence_writing_it_the_other_way(
+        agents, question, needs):
+    answered(agents, "tech-manuals", question, needs)

@@ -9,6 +9,8 @@ anchors counting triple, and a named document's own words not counting.
 
 from __future__ import annotations
 
+import itertools
+import re
 from typing import TYPE_CHECKING
 
 from citerag.text.inflect import ENDINGS, bases, hyphenations, spellings
@@ -86,6 +88,7 @@ class Scorer:
         # … or hyphenated, when the corpus writes it so ("multi-line" for "multiline")
         self.aliases.update({v: t for t in self.weights if t.isalpha() for v in hyphenations(t)
                              if v in idf and v not in self.weights})
+        self.compounds = _compounds(list(self.weights), qa.text, idf)
 
     @staticmethod
     def tokens(text: str) -> frozenset[str]:
@@ -95,4 +98,34 @@ class Scorer:
         toks = self.tokens(text)
         if self.aliases and not toks.isdisjoint(self.aliases):
             toks = toks | {self.aliases[x] for x in toks if x in self.aliases}
+        for terms, held, pattern in self.compounds:
+            if held <= toks and not terms <= toks and pattern.search(text):
+                toks = toks | terms
         return sum(w for t, w in self.weights.items() if t in toks) / self.total
+
+
+_MIN_PART = 3
+_WORDS = re.compile(r"[a-z]+")
+
+
+def _compounds(terms: list[str], question: str, idf: dict[str, float]
+               ) -> list[tuple[frozenset[str], frozenset[str], re.Pattern[str]]]:
+    """A compound written closed in one place and open in the other: the question's "barcode"
+    is held by a text's "bar code", its "time stamp" by a text's "timestamp". Each entry is (the
+    question terms it holds, the tokens a text must have before the pattern is tried, the
+    pattern). Only splits into two words the corpus uses count, so "password" is not looked for
+    as "pass word" unless the corpus writes both words."""
+    out = []
+    for t in terms:  # closed in the question, open in the text
+        if not t.isalpha() or len(t) < 2 * _MIN_PART:
+            continue
+        for i in range(_MIN_PART, len(t) - _MIN_PART + 1):
+            a, b = t[:i], t[i:]
+            if a in idf and b in idf:
+                out.append((frozenset({t}), frozenset({a, b}), re.compile(rf"\b{a}\s+{b}", re.I)))
+    words = _WORDS.findall(question.lower())
+    for a, b in itertools.pairwise(words):  # open in the question, closed in the text
+        a, b, ab = stem(a), stem(b), stem(a + b)
+        if a in terms and b in terms and ab in idf and min(len(a), len(b)) >= _MIN_PART:
+            out.append((frozenset({a, b}), frozenset({ab}), re.compile(rf"\b{a}{b}", re.I)))
+    return out
