@@ -126,6 +126,26 @@ def test_a_later_section_in_the_same_chunk_is_read_under_its_own_title():
     assert not any(t.startswith("9.") for t in got)
 
 
+def test_a_sentence_opening_with_an_algorithm_number_is_prose_not_a_title():
+    """"Algorithm 4 shows …" and "Algorithm 3, implementing …" are sentences a question may ask
+    about; "Algorithm 2 toInt(X, n)" and "Algorithm 9 chain (X, i)" are titles, and the line
+    under a title is its description."""
+    from citerag.answer.units import units
+
+    ev = Evidence("c1", Location("D::p1::c1", "D", 1, 1),
+                  "Algorithm 4 shows the encodings of the names for WG-1, WG-2, and WG-3. However, it may be "
+                  "used with other functions.\n\nAlgorithm 3, implementing checks for GX, needs no key.\n\n"
+                  "Algorithm 2 toInt(X, n)\nConverts a byte string to an integer.\n\nAlgorithm 9 chain (X, i)\n"
+                  "Chains a value.")
+    got = [(u.kind, u.text, u.group) for u in units(ev)]
+    assert ("sentence", "Algorithm 4 shows the encodings of the names for WG-1, WG-2, and WG-3.", "") in got
+    assert ("sentence", "However, it may be used with other functions.", "") in got
+    assert ("sentence", "Algorithm 3, implementing checks for GX, needs no key.", "") in got
+    assert ("title", "Algorithm 2 toInt(X, n)", "Algorithm 2 toInt(X, n)") in got
+    assert ("sentence", "Converts a byte string to an integer.", "Algorithm 2 toInt(X, n)") in got
+    assert ("title", "Algorithm 9 chain (X, i)", "Algorithm 9 chain (X, i)") in got
+
+
 def test_list_items_one_to_a_paragraph_answer_with_the_head_that_announces_them():
     """Bulleted items standing one to a paragraph after "… the following X:" are the list: short
     ones are read with the head, and a list is scored as its head with its best item, so a long

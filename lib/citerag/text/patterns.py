@@ -13,7 +13,10 @@ from functools import lru_cache
 
 from citerag.text.tokenize import STOPWORDS
 
-ALGORITHM_TITLE = re.compile(r"^(?:#+\s*)?Algorithm\s+(\d+)\b(.*)")  # (.*): rest of the first line
+# An algorithm's title: "Algorithm 4 BytesToBits(B)", "Algorithm 9 chain (X, i)"; (.*) is the rest
+# of its first line. Not a sentence about the algorithm ("Algorithm 11 begins by computing …",
+# "Algorithm 3, implementing …"): a comma or a plain lower-case word (no call after it) follows.
+ALGORITHM_TITLE = re.compile(r"^(?:#+\s*)?Algorithm\s+(\d+)\b(?!\s*,|\s+[a-z]+\b(?![\s(]*\())(.*)")
 STEP_LINE = re.compile(r"^(\d{1,2}): ")
 TABLE_CAPTION = re.compile(r"^Table\s+\d+[.:]")
 DOT_LEADER = re.compile(r"(?:\.\s){4,}|\.{5,}")
