@@ -898,3 +898,18 @@ def test_answered_by_the_passage_that_states_it(agents, corpus, question, needs)
 def test_a_compound_the_question_writes_closed_or_open_finds_the_sentence_writing_it_the_other_way(
         agents, question, needs):
     answered(agents, "tech-manuals", question, needs)
+
+
+def test_a_sentence_that_opens_with_an_algorithm_number_is_quoted(agents):
+    """"Algorithm 23 shows the DER encodings of the OIDs for …" is a sentence, not an algorithm's
+    title."""
+    answered(agents, "default", "For which hash functions does Algorithm 23 show the DER encodings of the OIDs?",
+             "SHAKE256")
+
+
+def test_what_an_algorithm_does_is_answered_first_by_its_description_line(agents):
+    """The line under an algorithm's title ("Generates a pre-hash … signature.") says what the
+    algorithm the title names does: read under the title, it outranks sentences that only name it."""
+    r = ask(agents, "default", "What kind of signature does hash_slh_sign generate?")
+    assert not r.answer.refused, r.answer.notes
+    assert "pre-hash SLH-DSA signature" in r.answer.answer.splitlines()[0]

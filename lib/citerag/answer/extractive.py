@@ -193,6 +193,10 @@ def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, 
     context = " ".join(x for x in (p.head.heading, p.head.group) if x)
     under = score(f"{context} {text}") if context else own
     h, t = HEADING_SHARE, TYPE_PENALTY
+    if p.head.group and under > own:
+        # An algorithm's description line ("Generates a signature.") says what the algorithm its
+        # title names does: read under that title, it is the whole statement, not half of one.
+        h = 1.0
     return ((1 - h) * own + h * under) * (1 - t + t * passage_type(types, p, acronym)) + 0.02 / (1 + rank)
 
 
