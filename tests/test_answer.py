@@ -146,6 +146,19 @@ def test_a_sentence_opening_with_an_algorithm_number_is_prose_not_a_title():
     assert ("title", "Algorithm 9 chain (X, i)", "Algorithm 9 chain (X, i)") in got
 
 
+def test_a_short_or_name_heavy_sentence_continuing_the_one_before_is_kept():
+    """"They are Ana Lund, Bo Okafor, and Cy Dahl." has too few lower-case words to pass as a
+    statement on its own, but it completes the sentence before it (a pronoun opens it)."""
+    from citerag.answer.units import units
+
+    ev = Evidence("c1", Location("D::p1::c1", "D", 1, 1),
+                  "The authors thank the other members of the team who reviewed the drafts. They are Ana Lund, "
+                  "Bo Okafor, and Cy Dahl.\n\nAna Lund, Bo Okafor, and Cy Dahl.")
+    got = [u.text for u in units(ev)]
+    assert "They are Ana Lund, Bo Okafor, and Cy Dahl." in got
+    assert "Ana Lund, Bo Okafor, and Cy Dahl." not in got  # no statement, continuing nothing
+
+
 def test_list_items_one_to_a_paragraph_answer_with_the_head_that_announces_them():
     """Bulleted items standing one to a paragraph after "… the following X:" are the list: short
     ones are read with the head, and a list is scored as its head with its best item, so a long

@@ -913,3 +913,9 @@ def test_what_an_algorithm_does_is_answered_first_by_its_description_line(agents
     r = ask(agents, "default", "What kind of signature does hash_slh_sign generate?")
     assert not r.answer.refused, r.answer.notes
     assert "pre-hash SLH-DSA signature" in r.answer.answer.splitlines()[0]
+
+
+def test_a_sentence_of_names_completing_the_one_before_is_answered(agents):
+    """"… other members of NIST's PQC team who reviewed … They are <names>.": the names are the answer."""
+    answered(agents, "default", "Who are the other NIST PQC team members that reviewed candidate algorithms for the "
+             "fourth-round status report?", "Zuzana Bajcsy")
