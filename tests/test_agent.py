@@ -25,6 +25,10 @@ ROOT = repo_root()
     ("Compare the signature sizes of ML-DSA-44 and SLH-DSA-SHA2-128s.", ("ML-DSA-44", "SLH-DSA-SHA2-128s")),
     ("ML-KEM-768 vs hqc-192: which has the smaller ciphertext?", ("ML-KEM-768", "hqc-192")),
     ("comparison of ML-KEM versus ML-DSA", ("ML-KEM", "ML-DSA")),
+    # one noun for two participles ("a deprecated and a disallowed algorithm"); a noun keeps its own
+    ("What is the difference between a deprecated and a disallowed algorithm?",
+     ("deprecated algorithm", "disallowed algorithm")),
+    ("What is the difference between speed and memory usage?", ("speed", "memory usage")),
 ])
 def test_compare_phrase_families(q, topics):
     rt = route(q, analyse(q))

@@ -152,6 +152,9 @@ def test_a_fixed_unit_quantity_must_be_shown():
     ("default", "Compare the ciphertext sizes of ML-KEM-512 and ML-KEM-1024.", ["768", "1568"]),
     ("tech-manuals", "What is the difference between experimental and release versions of Gri?",
      ["experimental version", "release version"]),
+    # each side need not repeat the noun the two share ("Disallowed means that the algorithm …")
+    ("default", "Explain the difference between a deprecated and a disallowed algorithm.",
+     ["Deprecated means", "Disallowed means"]),
 ])
 def test_comparison_answered_on_both_sides(agents, corpus, question, sides):
     r = ask(agents, corpus, question)

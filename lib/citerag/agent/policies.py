@@ -61,6 +61,8 @@ def route(question: str, qa: QueryAnalysis) -> Route:
         for t in (a, b):
             rest = re.sub(re.escape(t), " ", rest, flags=re.I)
         words = [w for w in re.findall(r"[A-Za-z][\w-]*", rest) if w.lower() not in _COMPARE_WORDS]
+        if re.fullmatch(r"[a-z]+ed", a) and re.fullmatch(r"[a-z]+ed [a-z]+", b):
+            a = f"{a} {b.split()[-1]}"  # "a deprecated and a disallowed algorithm": both are algorithms
         return Route("compare", (a, b), " ".join(words))
     if _SUMMARIZE.search(question):
         return Route("summarize")

@@ -275,7 +275,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
         # the names this part asks about: a passage defining another part's name does not answer it
         part_names = wanted if pqa is qa else names(pqa, ordinary)
-        side = _side_name(part.topic)
+        side = _side_name(part.topic, [q.topic for q in want.parts if q is not part and q.topic])
         # A later part about the same thing ("… and what is its default value?") is answered in the
         # document the first part was answered from.
         same_doc = doc_of[chosen[0].head.key] if n and chosen and not part.topic and _REFERS_BACK.search(
@@ -428,11 +428,17 @@ def with_section(p: Passage, heads: tuple[Head, ...], text_of: dict[str, str]) -
     return Passage([replace(p.head, text=f"{section}: {p.head.text}"), *p.units[1:]])
 
 
-def _side_name(topic: str) -> str:
+def _side_name(topic: str, others: list[str] = ()) -> str:
     """What a passage must name to speak for one side of a comparison: the topic's identifier or
-    capitalised name ("CondPageBreak flowables" → "CondPageBreak"), else the topic itself."""
+    capitalised name ("CondPageBreak flowables" → "CondPageBreak"), else the words that set it
+    apart from the other sides ("a disallowed algorithm" against "a deprecated algorithm" →
+    "disallowed": a text need not repeat the shared noun), else the topic itself."""
     names = identifiers(topic) or [w for w in topic.split() if w[:1].isupper()]
-    return names[0] if names else topic.strip()
+    if names:
+        return names[0]
+    shared = {w.lower() for o in others for w in o.split()}
+    own = [w for w in topic.split() if w.lower() not in shared and w.lower() not in STOPWORDS]
+    return " ".join(own) if own and len(own) < len(topic.split()) else topic.strip()
 
 
 def _openings(evidence: list[Evidence], all_units: list[Unit], n: int = 2) -> set[int]:
