@@ -922,3 +922,25 @@ def test_a_sentence_of_names_completing_the_one_before_is_answered(agents):
     """"… other members of NIST's PQC team who reviewed … They are <names>.": the names are the answer."""
     answered(agents, "default", "Who are the other NIST PQC team members that reviewed candidate algorithms for the "
              "fourth-round status report?", "Zuzana Bajcsy")
+
+
+def test_what_holds_by_default_is_read_from_the_question_not_from_a_command_that_sets_one():
+    from citerag.answer.asked import asks_default, states_a_default
+
+    assert asks_default("What symbol is drawn by default?")
+    assert asks_default("What is the default width of the frame?")
+    assert asks_default("Which group mode is used when no mode is defined?")
+    assert not asks_default("Which command sets a default group mode?")
+    assert not asks_default("Which symbol is drawn for each datum?")
+    assert states_a_default("Without any mode definition, the fixed mode is used.")
+    assert not states_a_default("The fixed mode takes the elements in order.")
+
+
+@pytest.mark.parametrize("question, first", [
+    ("What symbol is drawn by default when Gri makes a scattergraph?", "By default, the symbol used is an x."),
+    ("What list encoding does AMC mailing use by default?", "(default is utf-8)"),
+])
+def test_a_default_question_is_answered_first_by_the_passage_stating_the_default(agents, question, first):
+    r = ask(agents, "tech-manuals", question)
+    assert not r.answer.refused, r.answer.notes
+    assert first in r.answer.answer.splitlines()[0], r.answer.answer

@@ -120,6 +120,27 @@ CUES: dict[str, re.Pattern[str]] = {
                             r"make|create|add|set|enter|open)\b", re.I),
 }
 
+# A question asking what holds when nothing is chosen: "by default", "the default X", "when no mode
+# is defined" (not "which command sets a default X", which asks for the command).
+_ASKS_DEFAULT = re.compile(r"\bby default\b|\b(?:the|its|their|a) default\b|\b(?:when|if) no \w+ (?:is|are) \w+ed\b",
+                           re.I)
+_SETS_DEFAULT = re.compile(r"\bsets? (?:a|the) default\b", re.I)
+# How a text states such a default: "by default", "the default is", "defaults to", "initially",
+# "normally", "without any mode definition, …", "unless …", "if none is given".
+_STATES_DEFAULT = re.compile(r"\bby default\b|\bdefaults?\b|\binitially\b|\bnormally\b|\bwithout (?:any|an?)\b|"
+                             r"\bunless\b|\bif (?:none|nothing|no)\b", re.I)
+
+
+def asks_default(question: str) -> bool:
+    """Does the question (or part) ask for what holds by default?"""
+    return bool(_ASKS_DEFAULT.search(question)) and not _SETS_DEFAULT.search(question)
+
+
+def states_a_default(text: str) -> bool:
+    """Does the text state what holds by default?"""
+    return bool(_STATES_DEFAULT.search(text))
+
+
 # A question's parts are joined by "and"/"also"/";" before a new question word.
 _PREPOSITION = r"in|on|for|at|from|by|to|with|through|via|under|into|about|during|after|before|over|of|against|" \
                r"between|within"

@@ -16,7 +16,17 @@ import dataclasses
 import re
 from dataclasses import dataclass, field, replace
 
-from citerag.answer.asked import CUES, TYPES, Asked, Head, asked, asked_heads, type_match
+from citerag.answer.asked import (
+    CUES,
+    TYPES,
+    Asked,
+    Head,
+    asked,
+    asked_heads,
+    asks_default,
+    states_a_default,
+    type_match,
+)
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
 from citerag.answer.units import Passage, Unit, passages, states_default, units
@@ -50,6 +60,9 @@ SAME_SECTION_BONUS = 0.15
 # A yes/no question about a requirement ("Should implementations bound the loop?") is answered by
 # the passage stating that requirement with a modal, either way ("… should not bound this loop").
 PREDICATE_BONUS = 0.1
+# A question asking what holds by default is answered by the passage stating a default ("By
+# default, the symbol used is an x.") over one that only names the setting.
+DEFAULT_BONUS = 0.1
 SAME_PART_SHARE = 0.9  # a part whose best passage an earlier part took answers from its own this close to it
 # A part of a multi-part question also quotes its runner-up this close to its best passage: the term
 # share cannot tell such a near tie apart ("what is X for all sets" held by two passages that both
@@ -281,11 +294,13 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         same_doc = doc_of[chosen[0].head.key] if n and chosen and not part.topic and _REFERS_BACK.search(
             part.text) else ""
         section = chosen[0].head.heading if same_doc else None
+        default = asks_default(part.text)
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, part_names) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
                           + (PREDICATE_BONUS if "yesno" in part.types and states_predicate(part.text, p.text) else 0.0)
+                          + (DEFAULT_BONUS if default and states_a_default(p.text) else 0.0)
                           + (SAME_SECTION_BONUS if section and p.head.heading == section
                              and not _overlaps(p, chosen) else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
