@@ -51,6 +51,11 @@ def test_parts_types_and_focus_are_read_from_the_question():
     assert split_parts("Is any randomness sampled, and through which program are the interfaces tested?") == [
         "Is any randomness sampled", "through which program are the interfaces tested"]
     assert "number" in answer_types("What is the maximum number of pages?")
+    # a verb in -s before a determiner or quantifier: one thing is asked for, not a list
+    assert "list" not in answer_types("Which command cancels all forms of debugging?")
+    assert "list" not in answer_types("Which tag resets a counter?")
+    assert "list" in answer_types("Which fonts do Strings use?")
+    assert "list" in answer_types("What two types of color names does the command accept?")
     assert "reason" in answer_types("Why was it not selected?")
     # "when is X called" asks for a circumstance; "when was", "when will", "when does … plan" a date
     assert "date" not in answer_types("When is the onPage hook called?")

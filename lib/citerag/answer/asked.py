@@ -43,6 +43,9 @@ _LOCATOR_PLURALS = frozenset("sections subsections chapters appendices tables fi
 # "per second", "per year": a rate's or a frequency's unit of time
 _PER_TIME = r"\bper (?:second|minute|hour|day|week|month|year)\b"
 
+# Words that open a noun phrase: after a word in -s they make it a verb ("resets a counter").
+_DETERMINER = r"(?:a|an|the|its|their|each|every|all|any|both|some|no)\b"
+
 TYPES: dict[str, re.Pattern[str]] = {
     "expansion": re.compile(r"\b(stands? for|acronym|abbreviat\w*|short for)\b", re.I),
     "number": re.compile(r"\b(how (many|much|large|big|long|small)|maximum|minimum|size|sizes|number of|"
@@ -64,11 +67,13 @@ TYPES: dict[str, re.Pattern[str]] = {
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
-                       r"(?:(?!(?:does|is|are|was|were|has|have|do|did)\b)[\w-]+ ){0,3}"
+                       # (not past a verb: "which command cancels all forms of X" asks for one command)
+                       rf"(?:(?!(?:does|is|are|was|were|has|have|do|did)\b|[a-z]{{3,}}s {_DETERMINER})[\w-]+ ){{0,3}}"
                        r"(?!does\b|has\b|was\b|steps\b|happens\b|becomes\b)"
                        r"[a-z]{3,}s\b"
-                       # a verb, not a plural head, when an article follows ("which tag resets a counter")
-                       r"(?! (?:is|was|does|did|a|an|the|its|their|each|every)\b)", re.I),
+                       # a verb, not a plural head, when an article or a quantifier follows ("which tag
+                       # resets a counter")
+                       rf"(?! (?:is|was|does|did)\b| {_DETERMINER})", re.I),
     "definition": re.compile(r"^(what|who) (is|are)\b|\bstand for\b|\bmeans?\b|\bdefin|\bwhat does .+ do\b",
                              re.I),
 }
