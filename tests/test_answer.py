@@ -231,6 +231,16 @@ def test_a_compound_written_closed_or_open_is_held_either_way():
     assert Scorer(analyse("Which password is used?"), idf)("a pass word") == 0.0  # "pass" is no corpus word
 
 
+def test_a_hyphenated_compound_is_held_in_another_inflection_of_its_last_word():
+    """The tokenizer keeps "re-encrypts" whole, so the question's "re-encrypted" needs it as a form."""
+    from citerag.text.terms import Scorer
+
+    idf = {"re-encrypts": 6.0, "re-encrypt": 6.0, "re": 2.0, "encrypts": 3.0, "encrypted": 3.0, "value": 1.0}
+    score = Scorer(analyse("Which value is re-encrypted?"), idf)
+    assert score("The value re-encrypts.") == 1.0
+    assert score("The value is encrypted.") < 1.0
+
+
 def test_a_participle_of_the_question_is_held_in_another_inflection():
     """"What is a static key contrasted with?" is answered by "… Contrast with ephemeral key.":
     a past participle counts in its other forms. Other words keep theirs: "processing" is not

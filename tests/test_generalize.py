@@ -949,3 +949,9 @@ def test_a_default_question_is_answered_first_by_the_passage_stating_the_default
     r = ask(agents, "tech-manuals", question)
     assert not r.answer.refused, r.answer.notes
     assert first in r.answer.answer.splitlines()[0], r.answer.answer
+
+
+def test_a_hyphenated_verb_of_the_question_finds_its_other_inflection(agents):
+    """"re-expand" in the question, "re-expanding … by running KeyGen using a stored seed" in the text."""
+    answered(agents, "default", "According to SP 800-227, running KeyGen with what lets one re-expand a key pair?",
+             "stored seed")

@@ -88,6 +88,10 @@ class Scorer:
         # … or hyphenated, when the corpus writes it so ("multi-line" for "multiline")
         self.aliases.update({v: t for t in self.weights if t.isalpha() for v in hyphenations(t)
                              if v in idf and v not in self.weights})
+        # … or a hyphenated compound with its last word in another inflection ("re-encrypts" for
+        # "re-encrypted", "re-expanding" for "re-expand"): the tokenizer keeps compounds whole
+        self.aliases.update({v: t for t in self.weights for v in _compound_inflections(t)
+                             if v in idf and v not in self.weights})
         self.compounds = _compounds(list(self.weights), qa.text, idf)
 
     @staticmethod
@@ -129,3 +133,17 @@ def _compounds(terms: list[str], question: str, idf: dict[str, float]
         if a in terms and b in terms and ab in idf and min(len(a), len(b)) >= _MIN_PART:
             out.append((frozenset({a, b}), frozenset({ab}), re.compile(rf"\b{a}{b}", re.I)))
     return out
+
+
+def _compound_inflections(term: str) -> set[str]:
+    """A hyphenated compound's other inflections of its last word ("re-encrypted" → re-encrypt,
+    re-encrypts, re-encrypting; "byte-array" → byte-arrays)."""
+    head, sep, last = term.rpartition("-")
+    if not sep or not head or not last.isalpha() or len(last) < 3:
+        return set()
+    out = set()
+    for b in bases(last):
+        out |= {f"{head}-{b}{e}" for e in ENDINGS}
+        if b.endswith("e"):
+            out |= {f"{head}-{b[:-1]}ing", f"{head}-{b}d"}
+    return out - {term}
