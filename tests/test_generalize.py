@@ -718,6 +718,7 @@ def test_a_list_that_announces_its_count_takes_that_many_items():
 
     assert announced_count("This API consists of three functions:") == 3
     assert announced_count("It can take one of 2 forms:") == 2 and announced_count("The options are:") == 0
+    assert announced_count("However, there are two exceptions to this rule:") == 2
     long = "and updates the state of the context accordingly before it returns to the caller"
     us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1),
                         f"This API consists of three functions:\n\n- Start() Initializes a context {long}.\n\n"
@@ -955,3 +956,12 @@ def test_a_hyphenated_verb_of_the_question_finds_its_other_inflection(agents):
     """"re-expand" in the question, "re-expanding … by running KeyGen using a stored seed" in the text."""
     answered(agents, "default", "According to SP 800-227, running KeyGen with what lets one re-expand a key pair?",
              "stored seed")
+
+
+def test_a_list_cut_at_a_chunk_boundary_is_answered_with_its_items_from_the_next_chunk(agents):
+    """"… shall be destroyed … However, there are two exceptions to this rule:" ends one chunk; the next
+    repeats that sentence with the two items. The answer quotes both items."""
+    r = ask(agents, "default", "Which intermediate values of a KEM algorithm need not be destroyed before it terminates?")
+    assert not r.answer.refused, r.answer.notes
+    assert "A random seed used for key generation may be stored" in r.answer.answer
+    assert "Data that can be easily computed from public information" in r.answer.answer

@@ -29,7 +29,7 @@ from citerag.answer.asked import (
 )
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
-from citerag.answer.units import Passage, Unit, passages, states_default, units
+from citerag.answer.units import Passage, Unit, announces, passages, states_default, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words, definition_subject
 from citerag.retrieval.rerank import is_overview
@@ -272,11 +272,13 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     spent = 0  # sentence budget used: a list's items count once, context sentences and code not at all
 
     text_of = {e.key: e.text for e in evidence}
+    whole = passages(all_units, MAX_FOLLOW)
 
     def take(p: Passage, heads: tuple[Head, ...]) -> None:
         nonlocal spent
         spent += len(p.units) - len(p.items[1:]) - sum(u.kind == "code" for u in p.units[1:])
         p = with_antecedent(with_context(p, all_units, position, params.context_sentences), all_units, position)
+        p = with_items_across_chunks(p, all_units, whole)
         chosen.append(with_section(p, heads, text_of))
 
     doc_of = {e.key: e.loc.doc_id for e in evidence}
@@ -396,6 +398,17 @@ def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n:
             and not any(states_default(u) for u in out):
         out.append(later)
     return Passage(out) if len(out) > len(p.units) else p
+
+
+def with_items_across_chunks(p: Passage, all_units: list[Unit], whole: list[Passage]) -> Passage:
+    """A passage ending on a sentence that announces a list ("… two exceptions to this rule:") with
+    nothing after it in its chunk was cut at a chunk boundary; the next chunk repeats that sentence
+    with the items. The items are read from there (and cited to it)."""
+    last = p.units[-1]
+    if not announces(last) or any(u.key == last.key and u.order > last.order for u in all_units):
+        return p
+    there = next((w for w in whole if w.head.key != last.key and w.head.text == last.text and w.items), None)
+    return Passage([*p.units, *there.units[1:]]) if there else p
 
 
 # A sentence that leans on the situation the sentence before it describes.

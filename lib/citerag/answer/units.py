@@ -228,6 +228,11 @@ def _announced_code(lines: list[str], out: list[Unit], block: int) -> bool:
         _CODE_LINE.search(ln) for ln in lines) and not any(_BULLET.match(ln) for ln in lines)
 
 
+def announces(u: Unit) -> bool:
+    """The unit is a sentence announcing what follows ("The three algorithms are:")."""
+    return u.kind == "sentence" and bool(_ANNOUNCES.search(u.text))
+
+
 def states_default(u: Unit) -> bool:
     """The unit states the default of the setting its paragraph describes ("The default value is
     1.0, so that this feature is disabled.")."""
@@ -286,7 +291,7 @@ class Passage:
 
 
 # A list announced with its count ("… consists of three functions:"): that many items follow.
-_COUNTED = re.compile(rf"\b({'|'.join(NUMBER_WORDS)}|[2-9]|10)\s+(?:[\w-]+\s+){{0,2}}[\w-]+\s*:\s*$", re.I)
+_COUNTED = re.compile(rf"\b({'|'.join(NUMBER_WORDS)}|[2-9]|10)\s+(?:[\w-]+\s+){{0,4}}[\w-]+\s*:\s*$", re.I)
 
 
 def announced_count(text: str) -> int:
@@ -301,7 +306,7 @@ def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
     out = []
     for i, u in enumerate(all_units):
         chain = [u]
-        listing = u.kind == "sentence" and bool(_ANNOUNCES.search(u.text))  # "… are:" then the items
+        listing = announces(u)  # "… are:" then the items
         count = announced_count(u.text) if listing else 0
         for nxt in all_units[i + 1: i + 1 + max(max_follow, count)]:
             if not (continues(chain[-1], nxt) or (listing and continues(u, nxt)) or
