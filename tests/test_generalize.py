@@ -725,6 +725,13 @@ def test_a_list_that_announces_its_count_takes_that_many_items():
                         f"- Feed(x) Injects data to be used in the first phase {long}.\n\n"
                         f"- Drain(n) Extracts n output bytes of the second phase {long}.\n\nOther text follows here now."))
     assert [u.text[:6] for u in passages(us)[0].units] == ["This A", "Start(", "Feed(x", "Drain("]
+    # an item of several sentences still counts as one: the second item follows the first
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1),
+                        "There are two exceptions to this rule:\n\n1. The seed generated in step 1 can be stored for "
+                        "later expansion of the key pair by the module. As this seed can be used to compute the "
+                        "private key, it is sensitive data and shall be protected like that key.\n\n2. The matrix "
+                        "generated in steps 3 to 7 can be stored so that it need not be recomputed in later calls."))
+    assert [u.text[:6] for u in passages(us)[0].units] == ["There ", "The se", "As thi", "The ma"]
 
 
 

@@ -290,6 +290,8 @@ class Passage:
         return [u for u in self.units[1:] if u.item]
 
 
+# Sentences an announced item may run to: "1. The seed … can be stored … . As this seed … ."
+_ITEM_SENTENCES = 3
 # A list announced with its count ("… consists of three functions:"): that many items follow.
 _COUNTED = re.compile(rf"\b({'|'.join(NUMBER_WORDS)}|[2-9]|10)\s+(?:[\w-]+\s+){{0,4}}[\w-]+\s*:\s*$", re.I)
 
@@ -308,10 +310,12 @@ def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
         chain = [u]
         listing = announces(u)  # "… are:" then the items
         count = announced_count(u.text) if listing else 0
-        for nxt in all_units[i + 1: i + 1 + max(max_follow, count)]:
+        # an item may run to several sentences: the window and the count go by items, not units
+        for nxt in all_units[i + 1: i + 1 + max(max_follow, _ITEM_SENTENCES * count)]:
             if not (continues(chain[-1], nxt) or (listing and continues(u, nxt)) or
                     (listing and nxt.item and chain[-1].item and nxt.key == u.key
-                     and (len(nxt.text.split()) <= _SHORT_ITEM or len(chain) <= count))):
+                     and (len(nxt.text.split()) <= _SHORT_ITEM or len(chain) <= count
+                          or len({c.block for c in chain if c.item} | {nxt.block}) <= count))):
                 break
             chain.append(nxt)
         out.append(Passage(chain))
