@@ -972,3 +972,24 @@ def test_a_list_cut_at_a_chunk_boundary_is_answered_with_its_items_from_the_next
     assert not r.answer.refused, r.answer.notes
     assert "A random seed used for key generation may be stored" in r.answer.answer
     assert "Data that can be easily computed from public information" in r.answer.answer
+
+
+def test_a_list_question_is_answered_by_a_passage_naming_a_class_of_the_asked_thing():
+    """"Which fonts …" is answered by "… use a common font standard: the Type 1 fonts of the reader."
+    (no list shape, but the asked plural named): the list type holds."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.extractive import passage_type
+    from citerag.answer.units import passages, units
+    from citerag.core.types import Location
+
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1),
+                        "Labels use a common font standard: the Type 1 fonts present in the reader."))
+    p = passages(us)[0]
+    assert passage_type(("list",), p, "", ("fonts",)) == 1.0
+    assert passage_type(("list",), p) == 0.0
+    assert passage_type(("list",), p, "", ("colours",)) == 0.0
+
+
+def test_a_second_part_asking_which_things_is_answered_by_the_sentence_naming_their_class(agents):
+    answered(agents, "tech-manuals", "What values may a ReportLab String's textAnchor take, and which fonts do Strings "
+             "use?", "Type 1 Postscript fonts")

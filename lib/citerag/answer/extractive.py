@@ -193,7 +193,8 @@ def defines_name(text: str, wanted: list[str]) -> bool:
     return any(re.match(rf"{re.escape(n)}\b{_DEFINES_AFTER}", head, re.I) for n in wanted)
 
 
-def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, acronym: str = "") -> float:
+def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, acronym: str = "",
+                  plurals: tuple[str, ...] = ()) -> float:
     """Weighted term share of the passage, and of the passage read under its section heading
     and, for an algorithm's description line, its title (a section titled with the question's
     terms answers it in its own sentences, which need not repeat them); halved when the passage
@@ -210,16 +211,20 @@ def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, 
         # An algorithm's description line ("Generates a signature.") says what the algorithm its
         # title names does: read under that title, it is the whole statement, not half of one.
         h = 1.0
-    return ((1 - h) * own + h * under) * (1 - t + t * passage_type(types, p, acronym)) + 0.02 / (1 + rank)
+    return ((1 - h) * own + h * under) * (1 - t + t * passage_type(types, p, acronym, plurals)) + 0.02 / (1 + rank)
 
 
-def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "") -> float:
+def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals: tuple[str, ...] = ()) -> float:
     """Whether the passage is of a wanted answer type, read whole or by its head alone: a head
     that announces a list ("… two passwords to be specified for a document:") shows the list
-    shape only where it ends, and the items that follow it are the list."""
+    shape only where it ends, and the items that follow it are the list. A list question ("which
+    fonts …") is also answered by a passage naming a class of the asked thing in the plural ("… the
+    Type 1 Postscript fonts present in …")."""
     # A numbered section title over the passage says where it is: what "which section …" asks.
     located = "locator" in types and bool(_numbered_title(p))
-    return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym), float(located))
+    named = "list" in types and any(re.search(rf"\b{re.escape(w)}\b", p.text, re.I) for w in plurals)
+    return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym), float(located),
+               float(named))
 
 
 def _numbered_title(p: Passage) -> str:
@@ -297,7 +302,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
             part.text) else ""
         section = chosen[0].head.heading if same_doc else None
         default = asks_default(part.text)
-        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym)
+        plurals = tuple(h.word for h in heads if h.word.endswith("s") and not h.type)
+        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym, plurals)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, part_names) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
@@ -316,7 +322,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         top, _, p = ranked[0]
         best_overall = max(best_overall, top)
         scores.append(top)
-        types.append(passage_type(part.types, p, want.acronym))
+        types.append(passage_type(part.types, p, want.acronym, plurals))
         if not any(p.head in c.units for c in chosen):
             take(p, heads)
         elif want.multi:  # an earlier part's passage is this part's best too: its own, if one is as good
