@@ -993,3 +993,24 @@ def test_a_list_question_is_answered_by_a_passage_naming_a_class_of_the_asked_th
 def test_a_second_part_asking_which_things_is_answered_by_the_sentence_naming_their_class(agents):
     answered(agents, "tech-manuals", "What values may a ReportLab String's textAnchor take, and which fonts do Strings "
              "use?", "Type 1 Postscript fonts")
+
+
+def test_a_question_ending_on_a_word_the_corpus_never_writes_is_read_from_its_last_content_word():
+    from citerag.answer.answerer import ends_on
+
+    assert ends_on("Which MAC algorithm is recommended for drones?", ["drones"]) == ["drones"]
+    assert ends_on("Can a label wobble?", ["wobble"]) == ["wobble"]
+    assert ends_on("Which book does it cite, and which edition?", ["edition"]) == []  # asked for
+    assert ends_on("Which paper does it cite, and who wrote it?", ["wrote"]) == []
+    assert ends_on("What happens in the line-thickness example?", ["line-thickness"]) == []  # a compound
+    assert ends_on("What do drones use for the key?", ["drones"]) == []  # not the last content word
+
+
+@pytest.mark.parametrize("corpus,question", [
+    ("default", "Does SP 800-227 recommend a MAC algorithm for drones?"),
+    ("tech-manuals", "Can auto-multiple-choice mailing send the annotated answer sheets by telegram?"),
+    ("tech-manuals", "Which Gri command draws a curve for astronauts?"),
+])
+def test_a_near_miss_ending_on_an_unwritten_word_is_refused_however_well_the_rest_matches(agents, corpus, question):
+    r = ask(agents, corpus, question)
+    assert r.answer.refused and r.answer.refusal_reason == "unknown_terms", r.answer.answer

@@ -322,6 +322,20 @@ def modifying(question: str, absent: list[str]) -> list[str]:
     return out
 
 
+def ends_on(question: str, absent: list[str]) -> list[str]:
+    """The absent word the question ends on, when its last content word is one ("… recommend for
+    satellites?", "Can a label blink?", "… send the sheets by fax?"): English puts the new
+    information last, so the documents never writing it means they do not answer. Not a compound
+    ("line-thickness": its parts may be written apart), nor the word a question word asks for."""
+    words = [m for m in _WORD.finditer(question)
+             if m.group(0).lower() not in STOPWORDS and m.group(0).lower() not in QUESTION_FRAME]
+    if not words or words[-1].group(0) not in absent or _COMPOUND.search(words[-1].group(0)):
+        return []
+    # … unless it is what a question word asks for ("and which edition?", "and who wrote it?")
+    asked_for = re.search(r"\b(?:who|whom|whose|what|which)\s+$", question[: words[-1].start()], re.I)
+    return [] if asked_for else [words[-1].group(0)]
+
+
 def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict,
           score: Scorer, vocab: set[str]) -> Answer:
     """A verified answer passes the focus check, the absent-word bar and the calibrated decision,
@@ -341,7 +355,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
                       [*ans.notes, f"not in the corpus: {', '.join(absent)}; the best passage holds {best:.2f} of "
                                    f"the other terms (< {params.absent_word_min_score})"], decision)
-    kind = modifying(qa.text, absent)
+    kind = modifying(qa.text, absent) or ends_on(qa.text, absent)
     if kind:  # however strong the match of the other words
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
                       [*ans.notes, f"not in the corpus: {', '.join(kind)}, the kind of thing asked about"], decision)
