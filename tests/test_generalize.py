@@ -1014,17 +1014,3 @@ def test_a_question_ending_on_a_word_the_corpus_never_writes_is_read_from_its_la
 def test_a_near_miss_ending_on_an_unwritten_word_is_refused_however_well_the_rest_matches(agents, corpus, question):
     r = ask(agents, corpus, question)
     assert r.answer.refused and r.answer.refusal_reason == "unknown_terms", r.answer.answer
-
-
-def test_a_name_written_with_a_slash_is_known_only_whole():
-    """"PDF/A" is not known from "PDF": a corpus that never writes "PDF/A" does not speak of it."""
-    from citerag.answer.answerer import unknown_terms
-
-    vocab = {"pdf", "a", "file", "write", "canvas", "argument", "input/output", "input", "output"}
-    assert unknown_terms("Which canvas argument writes PDF/A files?", vocab) == ["PDF/A"]
-    assert unknown_terms("Which canvas argument writes input/output files?", vocab) == []
-
-
-def test_a_near_miss_naming_a_slashed_variant_is_refused(agents):
-    r = ask(agents, "tech-manuals", "Which canvas argument makes ReportLab write PDF/A files?")
-    assert r.answer.refused and r.answer.refusal_reason == "unknown_terms", r.answer.answer

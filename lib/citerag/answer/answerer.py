@@ -35,7 +35,7 @@ from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9./-]*[A-Za-z0-9]|[A-Za-z]{3,}")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}")
 
 
 @dataclass
@@ -74,7 +74,7 @@ def _in_corpus(word: str, vocab: set[str]) -> bool:
     low = word.lower()
     if any(h in vocab for h in hyphenations(low)):  # "multi-line", "sha-256" for "sha256"
         return True
-    if _ALNUM_NAME.fullmatch(low) or "/" in low:  # "PDF/A" is not known from "PDF"
+    if _ALNUM_NAME.fullmatch(low):
         return low in vocab
     if token_set(word) & vocab:
         return True
