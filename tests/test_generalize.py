@@ -1014,3 +1014,17 @@ def test_a_question_ending_on_a_word_the_corpus_never_writes_is_read_from_its_la
 def test_a_near_miss_ending_on_an_unwritten_word_is_refused_however_well_the_rest_matches(agents, corpus, question):
     r = ask(agents, corpus, question)
     assert r.answer.refused and r.answer.refusal_reason == "unknown_terms", r.answer.answer
+
+
+def test_a_short_name_of_digits_then_letters_is_a_word_of_the_question():
+    """"5G" and "3D" are names: known only when the corpus writes them whole."""
+    from citerag.answer.answerer import unknown_terms
+
+    vocab = {"hybrid", "solution", "report", "network", "say", "3d", "plot"}
+    assert unknown_terms("What does the report say about hybrid solutions for 5G networks?", vocab) == ["5G"]
+    assert unknown_terms("What does the report say about 3D plots?", vocab) == []
+
+
+def test_a_near_miss_naming_an_unwritten_generation_of_networks_is_refused(agents):
+    r = ask(agents, "default", "Which ML-KEM parameter set does FIPS 203 recommend for 6G networks?")
+    assert r.answer.refused and r.answer.refusal_reason == "unknown_terms", r.answer.answer

@@ -35,7 +35,8 @@ from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}")
+# A word of the question: letters first ("WG-KX.KeyGen", "sign_internal"), or digits then letters ("5G").
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}|(?<![\w.-])\d+[A-Za-z][A-Za-z0-9]*\b")
 
 
 @dataclass
@@ -93,7 +94,7 @@ def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] =
         # A capital that only starts the sentence ("Walk me through …", "Explain X") is no name.
         initial = first and w[:1].isupper() and w[1:].islower()
         first = False
-        if low in STOPWORDS or len(w) < 3:
+        if low in STOPWORDS or (len(w) < 3 and not _ALNUM_NAME.fullmatch(low)):  # "5G" is a name
             continue
         if NUMBERED_VARIANT.fullmatch(w) and low not in vocab:
             out.append(w)
