@@ -1028,3 +1028,14 @@ def test_a_short_name_of_digits_then_letters_is_a_word_of_the_question():
 def test_a_near_miss_naming_an_unwritten_generation_of_networks_is_refused(agents):
     r = ask(agents, "default", "Which ML-KEM parameter set does FIPS 203 recommend for 6G networks?")
     assert r.answer.refused and r.answer.refusal_reason == "unknown_terms", r.answer.answer
+
+
+def test_a_preposition_the_tokenizer_keeps_ends_the_asked_noun_phrase():
+    """"which file ending besides .ttf" asks for an ending, not for "besides"."""
+    assert asked_heads("Which file ending besides .ttf can the tool parse?") == (Head("ending", "", ("file",)),)
+    assert [h.word for h in asked_heads("Which flags except --quiet does the tool accept?")] == ["flags"]
+
+
+def test_a_question_with_besides_is_not_refused_for_an_unstated_preposition(agents):
+    r = ask(agents, "tech-manuals", "Which file type besides .ttf can ReportLab parse for Asian TrueType fonts?")
+    assert not r.answer.refused, r.answer.notes

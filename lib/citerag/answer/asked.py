@@ -159,6 +159,11 @@ _YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)?(?:-\d+)*(?![\w-])")
 
 
 _WH = re.compile(r"\b(what|which|how many|how much)\s+", re.I)
+# Prepositions the tokenizer keeps as words (they carry meaning in a search) that end a noun phrase
+# as "of" does, after its head: "which file ending *besides* .ttf", "which options *except* --x".
+_PREPOSITIONS = frozenset("besides beside except excluding including beyond without among across along around "
+                          "behind below above beneath toward towards unlike versus despite inside outside near "
+                          "until per".split())
 # Auxiliaries and modals: the word after their subject is the question's verb ("does X generate").
 AUXILIARIES = frozenset("does do did is are was were can could should will would has have had must might may "
                         "shall".split())
@@ -308,9 +313,9 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             low = w.lower()
             if low in _ADVERBS and w == raw:
                 continue  # "what else does X take", "what exactly is the size of X": no noun of its own
-            if (not w or low in AUXILIARIES or low in STOPWORDS or re.search(r"[A-Z0-9]", w[1:])
-                    or (w[:1].isupper() and words)):
-                ended_by = ("aux" if low in AUXILIARIES else "of" if low == "of"
+            if (not w or low in AUXILIARIES or low in STOPWORDS or low in _PREPOSITIONS
+                    or re.search(r"[A-Z0-9]", w[1:]) or (w[:1].isupper() and words)):
+                ended_by = ("aux" if low in AUXILIARIES else "of" if low == "of" or low in _PREPOSITIONS
                             else "function" if low in STOPWORDS else "name")
                 break
             if words and low.endswith("ed") and len(low) > 4:  # "which Tool version added X": its verb
