@@ -1039,3 +1039,17 @@ def test_a_preposition_the_tokenizer_keeps_ends_the_asked_noun_phrase():
 def test_a_question_with_besides_is_not_refused_for_an_unstated_preposition(agents):
     r = ask(agents, "tech-manuals", "Which file type besides .ttf can ReportLab parse for Asian TrueType fonts?")
     assert not r.answer.refused, r.answer.notes
+
+
+def test_an_algorithms_short_output_line_is_kept_and_answers_what_it_outputs(agents):
+    """"Output : Boolean." follows the input line on the same line of the PDF; two words, it was
+    dropped as no statement."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1),
+                        "Algorithm 5 gx_verify(M, S, PK)\nVerifies a signature.\nInput : Message M , signature S , "
+                        "public key PK. Output : Boolean.\n1: return gx_check(M, S, PK)"))
+    assert "Output : Boolean." in [u.text for u in us]
+    answered(agents, "default", "What is the output of the hash_slh_verify algorithm?", "Output : Boolean.")

@@ -155,9 +155,11 @@ def units(ev: Evidence) -> list[Unit]:
                 # unit announces, or its default ("Defaults to 300.").
                 # An algorithm's title is followed by the line that says what it does ("Undoes
                 # the packing step."), however short.
-                completes = out and len(s.split()) >= 2 and (item or (out[-1].block == block and (
-                    _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s) or out[-1].kind == "title"
-                    or (out[-1].kind == "sentence" and _CONTINUES.match(s)))))
+                # An algorithm's "Output : Boolean." is kept however short: it says what the algorithm returns.
+                completes = bool(IO_LINE.match(s)) or (out and len(s.split()) >= 2 and (item or (
+                    out[-1].block == block and (
+                        _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s) or out[-1].kind == "title"
+                        or (out[-1].kind == "sentence" and _CONTINUES.match(s))))))
                 inline = _INLINE_TERM.match(s) if glossary and not term else None
                 if inline:  # "legacy mode The tool … may be used only …": the term opens the line
                     add(f"{inline.group(1)}: {inline.group(2)}", "definition")
