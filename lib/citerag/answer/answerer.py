@@ -35,7 +35,7 @@ from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
 
-# A word of the question: letters first ("WG-KX.KeyGen", "sign_internal"), or digits then letters ("5G").
+# A word of the question: letters first ("WG-KX.KeyGen", "multi-line"), or digits then letters ("5G").
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}|(?<![\w.-])\d+[A-Za-z][A-Za-z0-9]*\b")
 
 

@@ -142,7 +142,8 @@ def asks_default(question: str) -> bool:
 
 
 def states_a_default(text: str) -> bool:
-    """Does the text state what holds by default?"""
+    """Does the text state what holds by default, anywhere in it? (`units.states_default` asks the
+    narrower thing: whether a unit opens by stating the default of the setting before it.)"""
     return bool(_STATES_DEFAULT.search(text))
 
 

@@ -265,7 +265,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                   params: AnswerParams, idf: dict[str, float], ordinary: frozenset[str],
                   question_score: Scorer, runners_up: bool = True) -> Draft:
     """Each part answered by its own best passage; a single-part question may add runners-up."""
-    cands = [p for p in passages(all_units, MAX_FOLLOW) if p.head.kind not in ("title", "step")]
+    whole = passages(all_units, MAX_FOLLOW)
+    cands = [p for p in whole if p.head.kind not in ("title", "step")]
     opening = _openings(evidence, all_units) if qa.broad else set()
     wanted = names(qa, ordinary)
     keys = list(dict.fromkeys(u.key for u in all_units))
@@ -277,7 +278,6 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     spent = 0  # sentence budget used: a list's items count once, context sentences and code not at all
 
     text_of = {e.key: e.text for e in evidence}
-    whole = passages(all_units, MAX_FOLLOW)
 
     def take(p: Passage, heads: tuple[Head, ...]) -> None:
         nonlocal spent
@@ -295,7 +295,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
         # the names this part asks about: a passage defining another part's name does not answer it
         part_names = wanted if pqa is qa else names(pqa, ordinary)
-        side = _side_name(part.topic, [q.topic for q in want.parts if q is not part and q.topic])
+        side = _side_name(part.topic, tuple(q.topic for q in want.parts if q is not part and q.topic))
         # A later part about the same thing ("… and what is its default value?") is answered in the
         # document the first part was answered from.
         same_doc = doc_of[chosen[0].head.key] if n and chosen and not part.topic and _REFERS_BACK.search(
@@ -462,7 +462,7 @@ def with_section(p: Passage, heads: tuple[Head, ...], text_of: dict[str, str]) -
     return Passage([replace(p.head, text=f"{section}: {p.head.text}"), *p.units[1:]])
 
 
-def _side_name(topic: str, others: list[str] = ()) -> str:
+def _side_name(topic: str, others: tuple[str, ...] = ()) -> str:
     """What a passage must name to speak for one side of a comparison: the topic's identifier or
     capitalised name ("CondPageBreak flowables" → "CondPageBreak"), else the words that set it
     apart from the other sides ("a disallowed algorithm" against "a deprecated algorithm" →
