@@ -264,8 +264,8 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
         # as the question does, with the words that modify it ("quantum key distribution
         # protocol", not any protocol), may answer; the top passages not mentioning it at all is
         # the usual sign of a question the documents do not answer.
-        stating = [e for e in evidence
-                   if all(any(phrase_stated(heads[m], u.text) for u in units(e)) for m in missing)]
+        stating = [e for e, us in ((e, units(e)) for e in evidence)
+                   if all(any(phrase_stated(heads[m], u.text) for u in us) for m in missing)]
     else:
         stating = [e for e in evidence
                    if not set(missing) & set(missing_focus(qa, [e], "", params.refuse_missing_action))]

@@ -222,7 +222,7 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals:
     Type 1 Postscript fonts present in …")."""
     # A numbered section title over the passage says where it is: what "which section …" asks.
     located = "locator" in types and bool(_numbered_title(p))
-    named = "list" in types and any(re.search(rf"\b{re.escape(w)}\b", p.text, re.I) for w in plurals)
+    named = "list" in types and any(_has(p.text, w) for w in plurals)
     return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym), float(located),
                float(named))
 
@@ -283,7 +283,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         nonlocal spent
         spent += len(p.units) - len(p.items[1:]) - sum(u.kind == "code" for u in p.units[1:])
         p = with_antecedent(with_context(p, all_units, position, params.context_sentences), all_units, position)
-        p = with_items_across_chunks(p, all_units, whole)
+        p = with_items_across_chunks(p, all_units, position, whole)
         chosen.append(with_section(p, heads, text_of))
 
     doc_of = {e.key: e.loc.doc_id for e in evidence}
@@ -406,12 +406,14 @@ def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n:
     return Passage(out) if len(out) > len(p.units) else p
 
 
-def with_items_across_chunks(p: Passage, all_units: list[Unit], whole: list[Passage]) -> Passage:
+def with_items_across_chunks(p: Passage, all_units: list[Unit], position: dict[int, int],
+                             whole: list[Passage]) -> Passage:
     """A passage ending on a sentence that announces a list ("… two exceptions to this rule:") with
     nothing after it in its chunk was cut at a chunk boundary; the next chunk repeats that sentence
     with the items. The items are read from there (and cited to it)."""
     last = p.units[-1]
-    if not announces(last) or any(u.key == last.key and u.order > last.order for u in all_units):
+    after = position[id(last)] + 1  # a chunk's units are consecutive in `all_units`
+    if not announces(last) or (after < len(all_units) and all_units[after].key == last.key):
         return p
     there = next((w for w in whole if w.head.key != last.key and w.head.text == last.text and w.items), None)
     return Passage([*p.units, *there.units[1:]]) if there else p

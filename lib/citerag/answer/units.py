@@ -316,7 +316,7 @@ def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
         for nxt in all_units[i + 1: i + 1 + max(max_follow, _ITEM_SENTENCES * count)]:
             if not (continues(chain[-1], nxt) or (listing and continues(u, nxt)) or
                     (listing and nxt.item and chain[-1].item and nxt.key == u.key
-                     and (len(nxt.text.split()) <= _SHORT_ITEM or len(chain) <= count
+                     and (len(nxt.text.split()) <= _SHORT_ITEM
                           or len({c.block for c in chain if c.item} | {nxt.block}) <= count))):
                 break
             chain.append(nxt)
