@@ -111,6 +111,8 @@ class Validation:
     reason: str | None = None   # refusal reason when not ok
     detail: str = ""
     source: str = "deterministic"
+    # A doubt rather than a failure: regenerate, but let the answer stand if the doubt remains.
+    soft: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -488,7 +490,9 @@ class Decider:
         """Grounded: every sentence validly cited and supported by what it cites. Answers the
         question: the cited text names the question's parameter sets, a size/count question gets
         a number, and a follow-up's own words ("license fee" in "what is the license fee for
-        them?") are covered — the carried entity alone must not make an answer look relevant."""
+        them?") are covered — the carried entity alone must not make an answer look relevant.
+        A follow-up word the corpus never writes fails outright; words it does write but the cited
+        text lacks are only a doubt (`soft`): the text may say the same in other words."""
         by_key = {e.key: e for e in evidence}
         report = check_citations(answer_text, set(by_key))
         bad = [s.text for s in report.sentences if not s.valid_keys
@@ -506,12 +510,18 @@ class Decider:
             own = [t for t in dict.fromkeys(tokenize(plain))
                    if t not in STOPWORDS and t not in _VAGUE and not _QUESTION.match(t) and not t.isdigit()]
             have = token_set(cited + " " + answer_text.lower())
+            unwritten = [t for t in own if t not in self.idf and t not in have]
+            if unwritten:  # no text of the corpus can answer about a word it never writes
+                return Validation(False, True, False, "off_topic",
+                                  f"the follow-up asks about words the documents never write: {', '.join(unwritten)}")
             weights = {t: self.idf.get(t, max(self.idf.values(), default=1.0)) for t in own}
             covered = sum(w for t, w in weights.items() if t in have) / (sum(weights.values()) or 1.0)
             if own and covered < min_coverage:
+                # The corpus writes these words, so the cited text may say the same in others
+                # ("Output:" for "return"): try the graded-relevant chunks, then let it stand.
                 lost = [t for t in own if t not in have]
                 return Validation(False, True, False, "off_topic",
-                                  f"the follow-up's own terms are not in the cited text: {', '.join(lost)}")
+                                  f"the follow-up's own terms are not in the cited text: {', '.join(lost)}", soft=True)
         if qa.mode == "parameter" and re.search(r"\b(how (big|large|long|many)|size)\b", qa.text, re.I) \
                 and not numbers(strip_citations(answer_text)):
             return Validation(False, True, False, "off_topic", "a size question answered without a number")

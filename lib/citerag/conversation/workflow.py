@@ -293,6 +293,10 @@ class ConversationWorkflow(Workflow):
             turn["validation_retries"] += 1
             self._event(turn, "validate", **v.to_dict(), fallback="regenerate")
             return GenerateEvent(retry=True)
+        if v.soft:
+            self._event(turn, "validate", **v.to_dict(), fallback="keep")
+            a["notes"].append(f"validation doubt: {v.detail}")
+            return SaveEvent()
         self._event(turn, "validate", **v.to_dict(), fallback="refuse")
         notes = [*a["notes"], f"validation failed: {v.detail}"]
         turn["answer"] = {"answer": REFUSAL, "refused": True, "refusal_reason": v.reason, "citations": [],
