@@ -1075,3 +1075,18 @@ def test_a_follow_up_word_the_corpus_writes_elsewhere_does_not_refuse_the_answer
     assert not r.refused and needs in r.answer, (r.refusal_reason, r.answer)
     validate = [e for e in r.trace if e["node"] == "validate"]
     assert [e["fallback"] for e in validate] == ["regenerate", "keep"] and validate[-1]["soft"]
+
+
+def test_a_follow_up_about_a_backslash_macro_is_rewritten_without_error(agents, tmp_path):
+    """The rewriter put the earlier name into a regex replacement template, so a macro such as
+    \\AMCnumericChoices ("bad escape \\A") crashed the turn instead of answering it."""
+    from citerag.conversation.engine import ChatEngine
+
+    agent = agents["tech-manuals"]
+    p = agent.params.with_overrides({"agent.conversational": True,
+                                     "agent.conversation.memory_path": str(tmp_path / "m.sqlite")})
+    eng = ChatEngine(agent.store, p, agent)
+    eng.turn("t", "What does AMC's \\AMCnumericChoices command do?")
+    r = eng.turn("t", "which option of it sets the number of digits?")
+    assert r.route == "REWRITE_THEN_RETRIEVE" and "\\AMCnumericChoices" in r.rewritten_query
+    assert not r.refused and "digits" in r.answer, (r.refusal_reason, r.answer[:300])

@@ -341,7 +341,7 @@ class Decider:
         """A pronoun that refers to the identifier of the same message ("WG-KX: what are its …")."""
         ids = specific_identifiers(text, self.know)
         if self_resolved(text, self.know):
-            q = _POSSESSIVE.sub(f"the {ids[0]}", text, count=1)
+            q = _POSSESSIVE.sub(lambda _m: f"the {ids[0]}", text, count=1)
             return Rewrite(q, [ids[0]], "resolve_in_message")
         return Rewrite(text, [], "none")
 
@@ -351,14 +351,14 @@ class Decider:
         if target is None:
             q = f"{prev_q.rstrip(' ?')} for {new}?"
             return Rewrite(q, [new], "append_entity")
-        q = re.sub(re.escape(target), new, prev_q, flags=re.I)
+        q = re.sub(re.escape(target), lambda _m: new, prev_q, flags=re.I)
         kept = self._window(q, new)
         return Rewrite(q, [new, *([kept] if kept != new else [])], "substitute_entity")
 
     def _replace_pronouns(self, frag: str, f: Focus) -> Rewrite:
         if not f.entity:
             return Rewrite(frag + "?", [], "none")
-        q = _POSSESSIVE.sub(f"the {f.entity}", frag)
+        q = _POSSESSIVE.sub(lambda _m: f"the {f.entity}", frag)
         q = _PRONOUN.sub(lambda m: f"the {f.phrase or f.entity}" if m.group(1).lower() in ("that", "this")
                          else (f.phrase or f.entity), q)
         q = self._scope(q, f)
