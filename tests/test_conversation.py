@@ -309,15 +309,17 @@ def test_chat_batch_bad_line_names_file_and_line_and_writes_nothing(tmp_path):
 
 
 def test_fusion_retrieves_a_follow_up_with_the_previous_question(make_engine):
-    """With agent.conversation.fuse_previous, a rewritten follow-up also retrieves as "previous
-    standalone question + follow-up" (a second query, interleaved by rank); off by default."""
+    """With agent.conversation.fuse_previous "always", a rewritten follow-up also retrieves as
+    "previous standalone question + follow-up" (a second query, interleaved by rank). By default
+    ("pronoun") only a follow-up whose pronoun the rewriter resolved does; "and for ML-KEM-1024?"
+    names its subject, so it retrieves alone."""
     def retrieval_queries(engine, thread):
         engine.turn(thread, "How big is an ML-KEM-512 encapsulation key?")
         r = engine.turn(thread, "and for ML-KEM-1024?")
         controller = next(e for e in r.trace if e["node"] == "retrieve")
         return r, controller
 
-    r, ev = retrieval_queries(make_engine(**{"agent.conversation.fuse_previous": True}), "fuse-on")
+    r, ev = retrieval_queries(make_engine(**{"agent.conversation.fuse_previous": "always"}), "fuse-on")
     assert r.route == "REWRITE_THEN_RETRIEVE" and "1568" in r.answer
     assert ev["queries"] == [ev["query"], f"How big is an ML-KEM-512 encapsulation key? {ev['query']}"]
     r_off, ev_off = retrieval_queries(make_engine(), "fuse-off")

@@ -1090,3 +1090,27 @@ def test_a_follow_up_about_a_backslash_macro_is_rewritten_without_error(agents, 
     r = eng.turn("t", "which option of it sets the number of digits?")
     assert r.route == "REWRITE_THEN_RETRIEVE" and "\\AMCnumericChoices" in r.rewritten_query
     assert not r.refused and "digits" in r.answer, (r.refusal_reason, r.answer[:300])
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, needs", [
+    ("default", "What does fors_sign take as input?", "and what does it return?", "FORS signature"),
+    ("tech-manuals", "What does AMC's --dist-margin option do?", "what is its default value?", "5mm"),
+])
+def test_a_pronoun_follow_up_also_retrieves_with_the_previous_question(agents, tmp_path, corpus, first, follow_up,
+                                                                      needs):
+    """The rewriter's referent for "it" is a guess, so by default the follow-up also retrieves as
+    "previous question + rewritten follow-up" and the evidence settles which entity is meant. A
+    follow-up that names its own subject retrieves alone (checked in test_conversation)."""
+    from citerag.conversation.engine import ChatEngine
+
+    agent = agents[corpus]
+    p = agent.params.with_overrides({"agent.conversational": True,
+                                     "agent.conversation.memory_path": str(tmp_path / "m.sqlite")})
+    eng = ChatEngine(agent.store, p, agent)
+    eng.turn("t", first)
+    r = eng.turn("t", follow_up)
+    rewrite = next(e for e in r.trace if e["node"] == "rewrite")
+    retrieve = next(e for e in r.trace if e["node"] == "retrieve")
+    assert rewrite["method"] == "replace_pronoun"
+    assert retrieve["queries"] == [retrieve["query"], f"{first} {retrieve['query']}"]
+    assert not r.refused and needs in r.answer, (r.refusal_reason, r.answer[:300])

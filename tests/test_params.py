@@ -104,3 +104,14 @@ def test_a_companion_corpus_not_on_disk_is_skipped_with_a_note(tmp_path):
     base = load_params(repo_root() / "params" / "default.yaml", {"eval.also": [str(other)]})
     [(_, p)] = companion_params(base, None)
     assert missing_files(p) == ["a.pdf"]
+
+
+def test_fuse_previous_reads_the_old_switch_and_names_its_choices(tmp_path: Path):
+    """`agent.conversation.fuse_previous` was a true/false switch; files that say so still load."""
+    p = tmp_path / "old.yaml"
+    for old, new in (("true", "always"), ("false", "never"), ("pronoun", "pronoun")):
+        p.write_text(f"agent:\n  conversation:\n    fuse_previous: {old}\n")
+        assert load_params(p).agent.conversation.fuse_previous == new
+    p.write_text("agent:\n  conversation:\n    fuse_previous: sometimes\n")
+    with pytest.raises(ParamsError, match=r"agent\.conversation\.fuse_previous"):
+        load_params(p)

@@ -130,7 +130,8 @@ class ConversationWorkflow(Workflow):
     async def load_memory(self, ctx: Context, ev: StartEvent) -> RouteEvent:
         history = self._history(ev.thread_id)
         turn = {"key": f"{ev.thread_id}:{time.monotonic_ns()}", "thread_id": ev.thread_id, "user": ev.user,
-                "history": history, "route": None, "rewritten_query": None, "carried": [], "attempts": [],
+                "history": history, "route": None, "rewritten_query": None, "carried": [], "rewrite_method": None,
+                "attempts": [],
                 "retries": 0, "validation_retries": 0, "clarifications": 0, "answer": None, "caveat": None,
                 "clarification": None, "decider": self.decider.name, "trace": []}
         self._event(turn, "load_memory", thread_id=ev.thread_id, turns=len(history))
@@ -157,7 +158,7 @@ class ConversationWorkflow(Workflow):
     async def rewrite(self, ctx: Context, ev: RewriteEvent) -> RetrieveEvent:
         turn = await ctx.store.get("turn")
         rw = self.decider.rewrite(turn["user"], turn["history"])
-        turn["rewritten_query"], turn["carried"] = rw.query, rw.carried
+        turn["rewritten_query"], turn["carried"], turn["rewrite_method"] = rw.query, rw.carried, rw.method
         self._event(turn, "rewrite", query=rw.query, carried=rw.carried, method=rw.method, source=rw.source)
         return RetrieveEvent(query=rw.query)
 
@@ -165,7 +166,9 @@ class ConversationWorkflow(Workflow):
     async def retrieve(self, ctx: Context, ev: RetrieveEvent) -> GradeEvent:
         turn = await ctx.store.get("turn")
         prev = turn["history"][-1] if turn["history"] and turn["route"] == "REWRITE_THEN_RETRIEVE" else None
-        context = (prev.get("rewritten_query") or prev.get("user")) if prev and self.cp.fuse_previous else None
+        fuse = self.cp.fuse_previous == "always" or (self.cp.fuse_previous == "pronoun"
+                                                     and turn.get("rewrite_method") == "replace_pronoun")
+        context = (prev.get("rewritten_query") or prev.get("user")) if prev and fuse else None
         st = await self.agent.agather(ev.query, context=context)
         self._live(turn).states.append(st)
         turn["attempts"].append({"query": ev.query, "hits": [h.chunk_id for h in st.hits], "pending": st.pending})

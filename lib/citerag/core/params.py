@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 
 class ParamsError(ValueError):
@@ -280,9 +280,17 @@ class ConversationParams(_Section):
     max_validation_retries: int = Field(1, ge=0, le=5)  # regenerations after a failed validation
     # share (idf-weighted) of a follow-up's own words the cited text must contain
     min_followup_coverage: float = Field(0.5, ge=0, le=1)
-    # A follow-up also retrieves with the previous standalone question prepended (fused by rank).
-    fuse_previous: bool = False  # measured: reference-corpus dev conversations 0.833 → 0.778, manuals 0.75 → 0.75
+    # When a follow-up also retrieves with the previous standalone question prepended (fused by
+    # rank): "pronoun" when the rewriter guessed what a pronoun refers to, so the evidence can
+    # settle it; "always" also pulls follow-ups that name their new subject back to the old one.
+    fuse_previous: Literal["never", "pronoun", "always"] = "pronoun"
     max_clarifications: int = Field(2, ge=1, le=5)      # clarifying questions per turn
+
+    @field_validator("fuse_previous", mode="before")
+    @classmethod
+    def _fuse_bool(cls, v: Any) -> Any:
+        """Params files written when this was a switch: true/false mean always/never."""
+        return {True: "always", False: "never"}.get(v, v) if isinstance(v, bool) else v
 
 
 class AgentParams(_Section):
