@@ -1114,3 +1114,23 @@ def test_a_pronoun_follow_up_also_retrieves_with_the_previous_question(agents, t
     assert rewrite["method"] == "replace_pronoun"
     assert retrieve["queries"] == [retrieve["query"], f"{first} {retrieve['query']}"]
     assert not r.refused and needs in r.answer, (r.refusal_reason, r.answer[:300])
+
+
+@pytest.mark.parametrize("corpus, turns, topic, not_topic", [
+    ("default", ["What does key confirmation provide in SP 800-227?", "how is it performed?",
+                 "does it run on smartcards?"], "key confirmation", "performed"),
+    ("tech-manuals", ["What does ReportLab's Spacer flowable do?", "how many arguments does it take?",
+                      "can it be animated?"], "flowable", "take"),
+])
+def test_a_pronoun_keeps_the_topic_an_earlier_pronoun_kept(agents, tmp_path, corpus, turns, topic, not_topic):
+    """The second turn's "it" kept the first turn's topic, so the third turn's "it" means that
+    topic too; before, it took the last word of the second turn's rewrite ("does performed run …")."""
+    from citerag.conversation.engine import ChatEngine
+
+    agent = agents[corpus]
+    p = agent.params.with_overrides({"agent.conversational": True,
+                                     "agent.conversation.memory_path": str(tmp_path / "m.sqlite")})
+    eng = ChatEngine(agent.store, p, agent)
+    rewrites = [eng.turn("t", u).rewritten_query for u in turns]
+    assert topic in rewrites[1] and topic in rewrites[2], rewrites
+    assert not_topic not in rewrites[2].split(), rewrites

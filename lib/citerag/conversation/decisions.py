@@ -50,6 +50,7 @@ _LEAD_WH = re.compile(r"^\s*(?:what|which|where|when|who|whom|why|how)\b", re.I)
 _AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 _PRONOUN = re.compile(rf"\b({PERSONAL_PRONOUNS}|this|that|these|those)\b", re.I)
 _POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
+_PERSONAL = re.compile(rf"\b({PERSONAL_PRONOUNS})\b", re.I)
 # "there" closing a follow-up points at the place the previous question asked about ("why is it
 # used there?"); after a form of "be" it is existential ("is there a limit?") and points nowhere
 _THERE = re.compile(r"(?:\b(?:in|from|on|at)\s+)?\bthere\s*$", re.I)
@@ -252,9 +253,17 @@ class Decider:
         return run[-1] if run else None
 
     def _focus_back(self, history: list[dict]) -> Focus:
-        """The most recent turn's focus that names something (clarification turns skipped)."""
-        for turn in reversed(history):
+        """The most recent turn's focus that names something (clarification turns skipped). A
+        follow-up that said "it" or "its" kept the earlier turn's topic, so a later "it" means that
+        topic too, not a word of the follow-up's rewrite ("can it sync them?" after "how many
+        variables can it take?" is about the command, not "take")."""
+        for i, turn in enumerate(reversed(history)):
             if turn.get("route") == "ASK_CLARIFICATION":
+                continue
+            inherited = (turn.get("route") == "REWRITE_THEN_RETRIEVE" and i + 1 < len(history)
+                         and _PERSONAL.search(strip_connector(turn["user"]))
+                         and not specific_identifiers(turn["user"], self.know))
+            if inherited:
                 continue
             f = self.focus(turn)
             if f.entity:
