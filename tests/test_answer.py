@@ -716,3 +716,27 @@ def test_a_displayed_literal_completes_the_sentence_announcing_it():
     ps = [p for p in passages(us, 3) if p.head.text.startswith("Widgetry inserts the following")]
     assert [u.text for u in ps[0].units] == [
         "Widgetry inserts the following comment line at the end of the data", "%END_DATA"]
+
+
+def test_what_an_algorithm_returns_under_a_condition_is_its_return_step():
+    """"What does X return if …?" is answered by the step of X that returns under that condition
+    (with its "if" line and the algorithm's title), not by the title's "Output :" line, which says
+    what X returns when it succeeds. The condition may be inflected differently ("overflows" /
+    "overflowed"), and a step of another algorithm does not answer."""
+    text = ("The parser reads blocks from the stream.\n\n"
+            "Algorithm 7 ParseBlock(buf)\nReads one block.\nInput : buffer buf. Output : block B.\n"
+            "1: if |buf| > 4096 then\n2: return ⊥ ▷ return an error indication if the buffer overflowed\n"
+            "3: end if\n4: B ← decode(buf)\n5: return B\n\n"
+            "Algorithm 8 ParseStream(s)\nReads a stream.\nInput : stream s. Output : blocks.\n"
+            "1: if s = NULL then\n2: return ⊥ ▷ return an error indication if the stream is empty\n3: end if")
+    ev = [Evidence("c1", Location("D::p1::c1", "D", 1, 1), text)]
+    from citerag.text.tokenize import tokenize
+
+    idf = {w: 2.0 for w in tokenize(text)}
+    a = answer_from_evidence(analyse("What does ParseBlock return if the buffer overflows?"), ev, AnswerParams(),
+                             idf, set(idf))
+    assert not a.refused and "buffer overflowed" in a.answer and "Algorithm 7 ParseBlock" in a.answer
+    assert "stream is empty" not in a.answer and "5: return B" not in a.answer
+    a = answer_from_evidence(analyse("What does ParseStream return if the stream is empty?"), ev, AnswerParams(),
+                             idf, set(idf))
+    assert "stream is empty" in a.answer and "buffer overflowed" not in a.answer

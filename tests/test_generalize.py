@@ -1134,3 +1134,10 @@ def test_a_pronoun_keeps_the_topic_an_earlier_pronoun_kept(agents, tmp_path, cor
     rewrites = [eng.turn("t", u).rewritten_query for u in turns]
     assert topic in rewrites[1] and topic in rewrites[2], rewrites
     assert not_topic not in rewrites[2].split(), rewrites
+
+
+def test_what_an_algorithm_returns_if_random_bit_generation_fails(agents):
+    """The answer is the algorithm's own "return ⊥ ▷ return an error indication if random bit
+    generation failed" step; before, the title's "Output :" line (what it returns on success)."""
+    answered(agents, "default", "What does ML-KEM.KeyGen return if random bit generation fails?", "error indication")
+    answered(agents, "default", "What does slh_sign return if random bit generation fails?", "error indication")

@@ -33,6 +33,7 @@ from citerag.answer.units import Passage, Unit, announces, passages, states_defa
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words, definition_subject
 from citerag.retrieval.rerank import is_overview
+from citerag.text.inflect import says_word
 from citerag.text.patterns import (
     CAMEL_NAME,
     DOCUMENT_PARTS,
@@ -303,6 +304,15 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         section = chosen[0].head.heading if same_doc else None
         default = asks_default(part.text)
         plurals = tuple(h.word for h in heads if h.word.endswith("s") and not h.type)
+        returned = _return_under(part.text, all_units, idf)
+        if returned is not None and not any(u in c.units for c in chosen for u in returned.units):
+            top = score(f"{returned.head.group} {returned.text}")
+            best_overall = max(best_overall, top)
+            scores.append(top)
+            types.append(1.0)
+            spent += len(returned.units)
+            chosen.append(returned)
+            continue
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym, plurals)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, part_names) else 0.0)
@@ -347,6 +357,45 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     for c in chosen:
         out += [u for u in c.units if u not in out]
     return Draft(_cite_all(out), "parts", scores, types, missing, best_overall)
+
+
+# "What does X return if random bit generation fails?": the value and the condition it is returned under
+_RETURNS_WHEN = re.compile(r"\b(?:returns?|returned|outputs?)\b(?:\s+[\w-]+){0,3}?\s+(?:if|when|whenever)\s+"
+                          r"(?P<cond>[^?]+)", re.I)
+_RETURN_STEP = re.compile(r"\breturn\b", re.I)
+# Share of the condition's (idf-weighted) words the step and its "if" line must state.
+RETURN_CONDITION_SHARE = 0.6
+
+
+def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Passage | None:
+    """The algorithm step that returns under the asked condition: "4: if d == NULL … then" and
+    "5: return ⊥ ▷ return an error indication if random bit generation failed". Steps are never
+    candidates in prose scoring, and the algorithm's title line or its prose around it states
+    what it returns when it succeeds, not under the condition. The step must belong to an
+    algorithm the question names (in its title), and it or the "if" line before it must state
+    most of the condition's words."""
+    m = _RETURNS_WHEN.search(part)
+    names = [*identifiers(part[: m.start()]), *CAMEL_NAME.findall(part[: m.start()])] if m else []
+    if not names:
+        return None
+    words = list(dict.fromkeys(content_words(m.group("cond"))))
+    weight = {w: idf.get(w, max(idf.values(), default=1.0)) for w in words}
+
+    def cond(text: str) -> float:  # in any inflection: "fails" is stated by "failed"
+        return sum(weight[w] for w in words if says_word(w, text)) / (sum(weight.values()) or 1.0)
+
+    best: tuple[float, int, Passage] | None = None
+    for i, u in enumerate(all_units):
+        if u.kind != "step" or not _RETURN_STEP.search(u.text) or not any(_has(u.group, n) for n in names):
+            continue
+        prev = all_units[i - 1] if i and all_units[i - 1].kind == "step" and all_units[i - 1].group == u.group \
+            and re.search(r"\bif\b", all_units[i - 1].text) and not _RETURN_STEP.search(all_units[i - 1].text) else None
+        shown = [*([prev] if prev else []), u]
+        share = cond(" ".join(x.text for x in shown))
+        if share >= RETURN_CONDITION_SHARE and (best is None or share > best[0]):
+            title = [t for t in all_units if t.kind == "title" and t.text == u.group and t.key == u.key]
+            best = (share, -i, Passage([*title[:1], *shown]))
+    return best[2] if best else None
 
 
 def _overlaps(p: Passage, chosen: list[Passage]) -> bool:
