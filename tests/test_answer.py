@@ -740,3 +740,27 @@ def test_what_an_algorithm_returns_under_a_condition_is_its_return_step():
     a = answer_from_evidence(analyse("What does ParseStream return if the stream is empty?"), ev, AnswerParams(),
                              idf, set(idf))
     assert "stream is empty" in a.answer and "buffer overflowed" not in a.answer
+
+
+def test_the_function_an_algorithm_calls_for_a_purpose_is_its_call_step():
+    """"Which function does X use to …?" is answered by X's step that calls a function for that
+    purpose, with the loop line above it: the callee's name counts in its parts ("Sample Poly"
+    for "sample") and a one-letter variable must be the one the step computes. A call of another
+    algorithm, or one for another purpose, does not answer."""
+    text = ("The mixing functions are below.\n\n"
+            "Algorithm 3 MixRows(M)\nMixes the rows of M.\nInput : matrix M. Output : matrix R.\n"
+            "1: for i from 0 to 7 do ▷ shuffle each row\n2: S[i] ← ShuffleRow(M[i])\n3: end for\n"
+            "4: for i from 0 to 7 do\n5: R[i] ← SamplePoly(S[i]) ▷ sample each output row\n6: end for\n"
+            "7: return R\n\n"
+            "Algorithm 4 MixCols(M)\nMixes the columns of M.\nInput : matrix M. Output : matrix R.\n"
+            "1: R ← ShuffleCols(M) ▷ shuffle the columns\n2: return R")
+    from citerag.text.tokenize import tokenize
+
+    ev = [Evidence("c1", Location("D::p1::c1", "D", 1, 1), text)]
+    idf = {w: 2.0 for w in tokenize(text)}
+    a = answer_from_evidence(analyse("Which function does MixRows use to sample R?"), ev, AnswerParams(), idf,
+                             set(idf))
+    assert not a.refused and "SamplePoly" in a.answer and "ShuffleRow" not in a.answer, a.answer
+    a = answer_from_evidence(analyse("Which function does MixRows use to shuffle each row?"), ev, AnswerParams(),
+                             idf, set(idf))
+    assert "ShuffleRow" in a.answer and "ShuffleCols" not in a.answer and "SamplePoly" not in a.answer, a.answer

@@ -1141,3 +1141,13 @@ def test_what_an_algorithm_returns_if_random_bit_generation_fails(agents):
     generation failed" step; before, the title's "Output :" line (what it returns on success)."""
     answered(agents, "default", "What does ML-KEM.KeyGen return if random bit generation fails?", "error indication")
     answered(agents, "default", "What does slh_sign return if random bit generation fails?", "error indication")
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("Which function does sigDecode use to decode the hint?", "HintBitUnpack"),
+    ("Which function does K-PKE.Encrypt use to decode t?", "ByteDecode12"),
+])
+def test_the_function_an_algorithm_calls_is_answered_from_its_step(agents, question, needs):
+    """The callee is named only in the algorithm's step ("3: σ ← σ || BitPack (z[i], …)"); before,
+    prose about the algorithm answered, or the answer was refused for not stating a function."""
+    answered(agents, "default", question, needs)

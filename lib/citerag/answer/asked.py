@@ -114,7 +114,7 @@ CUES: dict[str, re.Pattern[str]] = {
     "list": re.compile(r",[^,]+,|(?:[A-Za-z][\w-]*\d[\w-]*\W+){2,}|:\s*$|,[^,.;]+\b(?:or|and)\b"),
     # a name written as code: camelCase, snake_case, a macro, an option, a ..variable.., a call
     "code": re.compile(r"\b[a-z]+[A-Z]\w*|\b[A-Za-z]+_\w+|\\[A-Za-z]+|(?<!\S)--?[a-z][\w-]*|"
-                       r"\.\.\w+\.\.|\b\w+\(\)|<mark>"),
+                       r"\.\.\w+\.\.|\b\w+\(\)|<mark>|\b[A-Z][a-z]+[A-Z]\w*\s?\("),
     "citation": re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M),
     # a numbered title ("10.2.2 Key Generation", "A.3 Examples") or a named part ("Table 4", "Section 3.1")
     "locator": re.compile(r"(?m)^\s*(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})+)\s+[A-Z][a-z]|"

@@ -304,7 +304,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         section = chosen[0].head.heading if same_doc else None
         default = asks_default(part.text)
         plurals = tuple(h.word for h in heads if h.word.endswith("s") and not h.type)
-        returned = _return_under(part.text, all_units, idf)
+        returned = _return_under(part.text, all_units, idf) or _called_by(part.text, qa.text, all_units, idf)
         if returned is not None and not any(u in c.units for c in chosen for u in returned.units):
             top = score(f"{returned.head.group} {returned.text}")
             best_overall = max(best_overall, top)
@@ -395,6 +395,67 @@ def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Pa
         if share >= RETURN_CONDITION_SHARE and (best is None or share > best[0]):
             title = [t for t in all_units if t.kind == "title" and t.text == u.group and t.key == u.key]
             best = (share, -i, Passage([*title[:1], *shown]))
+    return best[2] if best else None
+
+
+# "Which function does X use to sample y?", "In X, which one produces the FORS signature?"
+_WHICH_CALLEE = re.compile(r"\b(?:which|what)\s+(?:one|(?:sub)?functions?|algorithms?|routines?|procedures?|"
+                          r"methods?)\b", re.I)
+_CALL = re.compile(r"([A-Za-z][\w.]*[A-Za-z0-9_])\s*\(")
+_CONTROL = frozenset("for while if return mod and or not else end".split())
+_HEADER_STEP = re.compile(r"^\d+:\s*(?:for|while|if)\b", re.I)
+# Words of such a question that ask, not what the call is for.
+_CALLING = frozenset("use uses used using call calls called calling invoke invokes invoked run runs one function "
+                     "functions algorithm algorithms routine routines procedure procedures method methods "
+                     "subfunction subfunctions".split())
+# Share of the purpose's (idf-weighted) words the call step and the loop or "if" lines above it must state.
+CALL_PURPOSE_SHARE = 0.5
+
+
+def _name_words(text: str) -> str:
+    """The words inside names: "SamplePolyCBD" → "Sample Poly CBD", "xmss_sign" → "xmss sign"."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_.]", " ", text)
+
+
+def _called_by(part: str, question: str, all_units: list[Unit], idf: dict[str, float]) -> Passage | None:
+    """The step of algorithm X that calls the function a question asks for ("Which function does
+    K-PKE.Encrypt use to sample y?" → "10: y[i] ← SamplePolyCBD(…) ▷ … sampled from CBD"). Steps
+    are never prose candidates, and prose rarely names the callee. The step must belong to an
+    algorithm the part (or, when the part names none, the question) names, and it, with the loop
+    or "if" lines above it, must state most of what the call is for, where the callee's own name
+    counts in its parts ("Sample Poly CBD")."""
+    if not _WHICH_CALLEE.search(part):
+        return None
+    names = [*identifiers(part), *CAMEL_NAME.findall(part)] or [*identifiers(question), *CAMEL_NAME.findall(question)]
+    if not names:
+        return None
+    said = {n.lower() for n in names} | {w for n in names for w in content_words(_name_words(n))}
+    # a one-letter variable is what the call computes ("sample y", "the matrix A")
+    letters = [v for v in re.findall(r"(?<![\w.-])([B-HJ-Zb-z])(?![\w.-])", part)]
+    words = [w for w in dict.fromkeys(content_words(part)) if w not in _CALLING and w not in said]
+    if not words:
+        return None
+    weight = {w: idf.get(w, max(idf.values(), default=1.0)) for w in [*words, *letters]}
+    best: tuple[float, int, Passage] | None = None
+    for i, u in enumerate(all_units):
+        if u.kind != "step" or not any(_has(u.group, n) for n in names):
+            continue
+        callees = [c for c in _CALL.findall(u.text) if c.lower() not in _CONTROL
+                   and not any(c.lower() == n.lower() for n in names)]
+        if not callees:
+            continue
+        above = []
+        for prev in reversed(all_units[max(0, i - 3):i]):
+            if prev.kind != "step" or prev.group != u.group or not _HEADER_STEP.match(prev.text):
+                break
+            above.insert(0, prev)
+        text = " ".join([*(x.text for x in above), u.text, *(_name_words(c) for c in callees)])
+        stated = [w for w in words if says_word(w, text)]
+        stated += [v for v in letters if re.search(rf"(?<![\w.]){v}(?![\w.])", u.text)]
+        share = sum(weight[w] for w in stated) / (sum(weight.values()) or 1.0)
+        if share >= CALL_PURPOSE_SHARE and (best is None or share > best[0]):
+            title = [t for t in all_units if t.kind == "title" and t.text == u.group and t.key == u.key]
+            best = (share, -i, Passage([*title[:1], *above, u]))
     return best[2] if best else None
 
 
