@@ -1151,3 +1151,16 @@ def test_the_function_an_algorithm_calls_is_answered_from_its_step(agents, quest
     """The callee is named only in the algorithm's step ("3: σ ← σ || BitPack (z[i], …)"); before,
     prose about the algorithm answered, or the answer was refused for not stating a function."""
     answered(agents, "default", question, needs)
+
+
+@pytest.mark.parametrize("corpus, question, page", [
+    ("default", "Which section of SP 800-227 gives a KEM from Diffie-Hellman?", "NIST.SP.800-227::p7::"),
+    ("default", "Which section of IR 8547 covers hybrid key-establishment techniques?", "NIST.IR.8547.ipd::p6::"),
+    ("tech-manuals", "Which section of the ReportLab user guide covers Asian font support?", "reportlab-userguide::p3::"),
+    ("tech-manuals", "Which section of the ReportLab user guide covers outline trees?", "reportlab-userguide::p3::"),
+])
+def test_a_which_section_question_retrieves_the_contents_list(agents, corpus, question, page):
+    """Contents lists were always penalised as boilerplate, so "which section covers X" never
+    reached the one page that says it."""
+    hits = agents[corpus].flow.retriever.search(question).hits[:8]
+    assert any(h.chunk_id.startswith(page) for h in hits), [h.chunk_id for h in hits]

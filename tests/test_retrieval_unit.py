@@ -185,3 +185,14 @@ def test_an_identifier_written_as_a_command_line_option_is_held():
     option = features(qa, ch("- --skip-blank With this option, empty pages are not read."), 0.5, 0.5, {})
     longer = features(qa, ch("The auto-skip-blank mode reads every page."), 0.5, 0.5, {})
     assert option["identifier"] > longer["identifier"]
+
+
+def test_a_contents_list_is_no_boilerplate_for_a_which_section_question():
+    """A contents list is penalised as boilerplate, except for a question that asks which section
+    covers something: the list is where that is written."""
+    from citerag.retrieval.rerank import features
+
+    text = "1 Intro . . . . . . . . 1\n2 Mixing rows . . . . . . . 4\n3 Mixing columns . . . . . . . 9"
+    toc = Chunk("D::p2::c0", "D", 2, 2, 1, ["Table of Contents"], ["text"], text, len(text))
+    assert features(analyse("Which section covers mixing rows?"), toc, 0.5, 0.5, {})["boilerplate"] == 0.0
+    assert features(analyse("How are rows mixed?"), toc, 0.5, 0.5, {})["boilerplate"] == 1.0

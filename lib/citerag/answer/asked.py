@@ -31,15 +31,18 @@ import re
 from dataclasses import dataclass, field
 
 from citerag.text.inflect import IRREGULAR, says_word, spellings
-from citerag.text.patterns import NUMBER_WORDS, NUMBERED_VARIANT, proper_names, quoted_phrases
+from citerag.text.patterns import (
+    LOCATOR_HEADS,
+    LOCATOR_PLURALS,
+    LOCATOR_QUESTION,
+    NUMBER_WORDS,
+    NUMBERED_VARIANT,
+    proper_names,
+    quoted_phrases,
+)
 from citerag.text.sentences import split_cited
 from citerag.text.tokenize import STOPWORDS, stem, token_set
 
-# "which section/table …" asks where: singular always ("which section covers X"), plural only
-# right after the question word and before "of" or a verb ("which sections of X cover …"); "what
-# extra sections does it add" asks what.
-_LOCATOR_HEADS = frozenset("section subsection chapter appendix annex table figure".split())
-_LOCATOR_PLURALS = frozenset("sections subsections chapters appendices tables figures".split())
 # "per second", "per year": a rate's or a frequency's unit of time
 _PER_TIME = r"\bper (?:second|minute|hour|day|week|month|year)\b"
 
@@ -61,9 +64,7 @@ TYPES: dict[str, re.Pattern[str]] = {
     "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
     # "which section/table …" asks where a document says something: a numbered title answers it
     # (plural when "of" a document or a verb of coverage follows: "which sections of X cover …")
-    "locator": re.compile(rf"\b(?:what|which) (?:(?:{'|'.join(sorted(_LOCATOR_HEADS))})\b|"
-                          rf"(?:{'|'.join(sorted(_LOCATOR_PLURALS))})"
-                          r"(?= of\b| (?:cover|describe|discuss|explain|specify|define|list|contain)s?\b))", re.I),
+    "locator": LOCATOR_QUESTION,
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
@@ -191,7 +192,7 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 # "which paper/article/journal …" by an entry of a reference list ("[25] Name A (2016) …")
                 **dict.fromkeys("paper papers article articles journal journals".split(), "citation"),
                 # "which section/table …" by a numbered title or a named part ("10.2 Key Generation")
-                **dict.fromkeys(_LOCATOR_HEADS, "locator")}
+                **dict.fromkeys(LOCATOR_HEADS, "locator")}
 
 
 @dataclass(frozen=True)
@@ -330,9 +331,9 @@ def asked_heads(question: str) -> tuple[Head, ...]:
         # browsers, "what happens to …" for no noun.
         if not words:
             continue
-        if m.group(1).lower().startswith("how") or words[0].lower() in _LOCATOR_HEADS:
+        if m.group(1).lower().startswith("how") or words[0].lower() in LOCATOR_HEADS:
             head = words[0]
-        elif words[0].lower() in _LOCATOR_PLURALS and (ended_by in ("function", "of") or len(words) >= 2):
+        elif words[0].lower() in LOCATOR_PLURALS and (ended_by in ("function", "of") or len(words) >= 2):
             out.append(Head(words[0], "locator"))
             continue
         # "of" follows a noun ("which further examples of X"), rarely a verb ("which algorithm runs in")

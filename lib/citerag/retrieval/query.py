@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from citerag.text.patterns import CAMEL_NAME, identifiers, names_place, proper_names
+from citerag.text.patterns import CAMEL_NAME, LOCATOR_QUESTION, identifiers, names_place, proper_names
 from citerag.text.tokenize import STOPWORDS, stem
 
 if TYPE_CHECKING:
@@ -82,6 +82,12 @@ class QueryAnalysis:
         within = " ".join(self.identifiers).lower()
         names = [n for n in proper_names(rest) if n.lower() not in within] if self.asks_cited else []
         return tuple(dict.fromkeys([*own, *(c for c in camel if c not in self.identifiers), *names]))
+
+    @cached_property
+    def asks_location(self) -> bool:
+        """A question about where a document says something ("which section covers X"): its
+        contents list answers it."""
+        return LOCATOR_QUESTION.search(self.text) is not None
 
     @cached_property
     def asks_cited(self) -> bool:

@@ -116,7 +116,9 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     # such a chunk: this runs for every candidate of every query).
     section = chunk.heading_path[-1].lower() if chunk.heading_path else ""
     cited_list = bool(boiler) and section == "references" and q.asks_cited
-    f["boilerplate"] = 0.0 if f["quoted"] or cited_list else boiler
+    # ... nor in a contents list when the question asks which section covers something.
+    contents = bool(boiler) and section != "references" and q.asks_location
+    f["boilerplate"] = 0.0 if f["quoted"] or cited_list or contents else boiler
     return f
 
 

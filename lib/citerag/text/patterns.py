@@ -20,6 +20,16 @@ ALGORITHM_TITLE = re.compile(r"^(?:#+\s*)?Algorithm\s+(\d+)\b(?!\s*,|\s+[a-z]+\b
 STEP_LINE = re.compile(r"^(\d{1,2}): ")
 TABLE_CAPTION = re.compile(r"^Table\s+\d+[.:]")
 DOT_LEADER = re.compile(r"(?:\.\s){4,}|\.{5,}")
+
+# "which section/table …" asks where a document says something: singular always ("which section
+# covers X"), plural only right after the question word and before "of" or a verb ("which sections
+# of X cover …"; "what extra sections does it add" asks what). The answer type of such a question,
+# and in retrieval the reason a contents list is no boilerplate for it.
+LOCATOR_HEADS = frozenset("section subsection chapter appendix annex table figure".split())
+LOCATOR_PLURALS = frozenset("sections subsections chapters appendices tables figures".split())
+LOCATOR_QUESTION = re.compile(rf"\b(?:what|which) (?:(?:{'|'.join(sorted(LOCATOR_HEADS))})\b|"
+                              rf"(?:{'|'.join(sorted(LOCATOR_PLURALS))})"
+                              r"(?= of\b| (?:cover|describe|discuss|explain|specify|define|list|contain)s?\b))", re.I)
 # An algorithm's Input/Output line ("Input : a byte string v ."), read with its algorithm.
 IO_LINE = re.compile(r"\s*(?:input|output)s?\s*:", re.I)
 
