@@ -1164,3 +1164,14 @@ def test_a_which_section_question_retrieves_the_contents_list(agents, corpus, qu
     reached the one page that says it."""
     hits = agents[corpus].flow.retriever.search(question).hits[:8]
     assert any(h.chunk_id.startswith(page) for h in hits), [h.chunk_id for h in hits]
+
+
+def test_a_plural_after_a_modal_is_the_subject_not_a_list():
+    """"What must implementers ensure …" asks what they must ensure: "implementers" is the subject
+    after the modal, not a plural head asking for a list (which halved the score of the one
+    sentence that states the requirement)."""
+    for q in ("What must implementers ensure about the parameter set?", "What should users check first?",
+              "Which can administrators change?"):
+        assert "list" not in answer_types(q), q
+    for q in ("Which fonts do Strings use?", "Which options must be set?", "What are the three algorithms?"):
+        assert "list" in answer_types(q), q

@@ -46,6 +46,7 @@ from citerag.text.tokenize import STOPWORDS, stem, token_set
 # "per second", "per year": a rate's or a frequency's unit of time
 _PER_TIME = r"\bper (?:second|minute|hour|day|week|month|year)\b"
 
+_MODALS = "must|should|can|could|may|might|will|would|shall"
 # Words that open a noun phrase: after a word in -s they make it a verb ("resets a counter").
 _DETERMINER = r"(?:a|an|the|its|their|each|every|all|any|both|some|no)\b"
 
@@ -69,7 +70,9 @@ TYPES: dict[str, re.Pattern[str]] = {
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
                        # (not past a verb: "which command cancels all forms of X" asks for one command)
-                       rf"(?:(?!(?:does|is|are|was|were|has|have|do|did)\b|[a-z]{{3,}}s {_DETERMINER})[\w-]+ ){{0,3}}"
+                       # (nor past a modal: in "what must implementers ensure" the plural is the subject)
+                       rf"(?:(?!(?:does|is|are|was|were|has|have|do|did|{_MODALS})\b"
+                       rf"|[a-z]{{3,}}s {_DETERMINER})[\w-]+ ){{0,3}}"
                        r"(?!does\b|has\b|was\b|steps\b|happens\b|becomes\b)"
                        r"[a-z]{3,}s\b"
                        # a verb, not a plural head, when an article or a quantifier follows ("which tag
