@@ -1175,3 +1175,8 @@ def test_a_plural_after_a_modal_is_the_subject_not_a_list():
         assert "list" not in answer_types(q), q
     for q in ("Which fonts do Strings use?", "Which options must be set?", "What are the three algorithms?"):
         assert "list" in answer_types(q), q
+
+
+def test_a_built_in_variable_is_answered_with_its_double_dotted_name(agents):
+    """The list item "- ..batch.. Flag used for batch mode." lost its name to a sentence split."""
+    answered(agents, "tech-manuals", "Which Gri built-in variable is the flag used for batch mode?", "..batch..")

@@ -209,3 +209,15 @@ def test_the_subject_of_a_define_question_is_read_anywhere():
     assert definition_subject("How does the glossary define a widget combiner?") == "widget combiner"
     assert definition_subject("What is input checking?") == "input checking"
     assert definition_subject("Which tools does the manual recommend?") is None
+
+
+def test_a_double_dotted_name_ends_no_sentence():
+    """Gri-style built-in names are written between double dots: "- ..eof.. Flag indicating …" is
+    one sentence, so the name stays with what it describes; the closing dots followed by a
+    capital had split the name off."""
+    from citerag.text.sentences import split_cited, split_prose
+
+    assert split_prose("- ..eof.. Flag indicating an end of file. The next one.") == [
+        "- ..eof.. Flag indicating an end of file.", "The next one."]
+    assert split_prose("Use ..xsize.. for the width. Then draw.") == ["Use ..xsize.. for the width.", "Then draw."]
+    assert split_cited("..batch.. Flag used for batch mode. [c1]") == ["..batch.. Flag used for batch mode. [c1]"]

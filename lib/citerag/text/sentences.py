@@ -24,11 +24,16 @@ _CITED_SENTENCE = re.compile(rf".+?(?:[.!?]{_NOT_AN_END}(?:\s*\[[^\]]*\])*(?=\s+
 _LABEL = re.compile(r"[A-Z][a-z]+ \d+(?:\.\d+)*(?: \([^()]{1,40}\))? ?\.")
 
 
+# A name written between double dots ("..eof..", "..xsize.."): its closing dots end no sentence.
+_DOTTED_NAME_END = re.compile(r"(?:^|[\s(])\.\.\w+\.\.$")
+
+
 def _join_labels(pieces: list[str]) -> list[str]:
-    """Each piece that is only a numbered label joined to the sentence after it."""
+    """Each piece that is only a numbered label joined to the sentence after it, and each piece
+    that ends on a double-dotted name ("- ..eof.. Flag indicating …" is one sentence)."""
     out: list[str] = []
     for s in pieces:
-        if out and _LABEL.fullmatch(out[-1]):
+        if out and (_LABEL.fullmatch(out[-1]) or _DOTTED_NAME_END.search(out[-1])):
             out[-1] = f"{out[-1]} {s}"
         else:
             out.append(s)
