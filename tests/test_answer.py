@@ -764,3 +764,24 @@ def test_the_function_an_algorithm_calls_for_a_purpose_is_its_call_step():
     a = answer_from_evidence(analyse("Which function does MixRows use to shuffle each row?"), ev, AnswerParams(),
                              idf, set(idf))
     assert "ShuffleRow" in a.answer and "ShuffleCols" not in a.answer and "SamplePoly" not in a.answer, a.answer
+
+
+def test_a_return_condition_is_read_through_abbreviations_and_comparisons():
+    """Pseudocode names abbreviate the question's words ("ctx" for context) and compare with
+    signs ("longer than 255" is "> 255"); a negated condition ("not less than q") is the other
+    branch of "if z < q", so the sign does not count for it."""
+    text = ("Algorithm 9 CheckMsg(M, ctx)\nChecks a message.\nInput : message M, context string ctx. Output : Boolean.\n"
+            "1: if |ctx| > 255 then\n2: return false\n3: end if\n4: return true\n\n"
+            "Algorithm 10 DrawVal(b)\nDraws a value.\nInput : bytes b. Output : value z or ⊥.\n"
+            "1: z ← b mod 2^23\n2: if z < q then return z\n3: else return ⊥")
+    from citerag.text.tokenize import tokenize
+
+    ev = [Evidence("c1", Location("D::p1::c1", "D", 1, 1), text)]
+    idf = {w: 2.0 for w in tokenize(text)}
+    idf.update({"context": 2.0, "string": 0.5, "byte": 0.5, "longer": 2.0, "less": 2.0})  # common words weigh little
+    a = answer_from_evidence(analyse("What does CheckMsg return if the context string is longer than 255 bytes?"), ev,
+                             AnswerParams(), idf, set(idf) | {"bytes", "byte"})
+    assert not a.refused and "return false" in a.answer and "Algorithm 9 CheckMsg" in a.answer, a.answer
+    a = answer_from_evidence(analyse("What does DrawVal return when z is not less than q?"), ev, AnswerParams(), idf,
+                             set(idf))
+    assert "if z < q then return z" not in a.answer, a.answer

@@ -1180,3 +1180,9 @@ def test_a_plural_after_a_modal_is_the_subject_not_a_list():
 def test_a_built_in_variable_is_answered_with_its_double_dotted_name(agents):
     """The list item "- ..batch.. Flag used for batch mode." lost its name to a sentence split."""
     answered(agents, "tech-manuals", "Which Gri built-in variable is the flag used for batch mode?", "..batch..")
+
+
+def test_a_return_condition_on_an_abbreviated_variable_is_answered_from_the_step(agents):
+    """"1: if |ctx| > 255 then 2: return false": "ctx" abbreviates the question's context string."""
+    answered(agents, "default", "What does hash_slh_verify return if the context string is longer than 255 bytes?",
+             "return false")

@@ -367,6 +367,19 @@ _RETURN_STEP = re.compile(r"\breturn\b", re.I)
 RETURN_CONDITION_SHARE = 0.6
 
 
+_GREATER = frozenset("longer larger greater more bigger exceeds exceeding exceeded above over".split())
+_SMALLER = frozenset("shorter smaller less fewer below under".split())
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """A pseudocode name that abbreviates a word: its letters in order, starting with its first
+    ("ctx" for context, "msg" for message), shorter than the word and not a word of its own kind."""
+    if len(short) < 3 or len(short) >= len(word) or short[0] != word[0] or short == word[:len(short)]:
+        return False
+    it = iter(word)
+    return all(ch in it for ch in short)
+
+
 def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Passage | None:
     """The algorithm step that returns under the asked condition: "4: if d == NULL … then" and
     "5: return ⊥ ▷ return an error indication if random bit generation failed". Steps are never
@@ -380,9 +393,16 @@ def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Pa
         return None
     words = list(dict.fromkeys(content_words(m.group("cond"))))
     weight = {w: idf.get(w, max(idf.values(), default=1.0)) for w in words}
+    # "when z is not less than q" is the other branch of "if z < q": no comparison then
+    compares = not re.search(r"\b(?:not|no|never)\b|n't\b", m.group("cond"), re.I)
 
-    def cond(text: str) -> float:  # in any inflection: "fails" is stated by "failed"
-        return sum(weight[w] for w in words if says_word(w, text)) / (sum(weight.values()) or 1.0)
+    def cond(text: str) -> float:
+        """In any inflection ("fails" by "failed"), by a pseudocode variable that abbreviates the
+        word ("context" by "ctx"), or by a comparison ("longer" by ">")."""
+        names_in = [t.lower() for t in re.findall(r"[A-Za-z]{3,}", text)]
+        stated = [w for w in words if says_word(w, text) or any(_abbreviates(t, w) for t in names_in)
+                  or (compares and ((w in _GREATER and ">" in text) or (w in _SMALLER and "<" in text)))]
+        return sum(weight[w] for w in stated) / (sum(weight.values()) or 1.0)
 
     best: tuple[float, int, Passage] | None = None
     for i, u in enumerate(all_units):
