@@ -785,3 +785,15 @@ def test_a_return_condition_is_read_through_abbreviations_and_comparisons():
     a = answer_from_evidence(analyse("What does DrawVal return when z is not less than q?"), ev, AnswerParams(), idf,
                              set(idf))
     assert "if z < q then return z" not in a.answer, a.answer
+
+
+def test_a_verb_that_frames_the_question_is_never_an_absent_word():
+    """"Which publication on TLS does the report mention?" ends on the question's frame, not on new
+    information: a corpus that never writes "mention" must not refuse it (it did, `unknown_terms`)."""
+    from citerag.answer.answerer import absent_words, ends_on
+
+    vocab = {"publication", "tls", "report", "server", "client"}
+    q = "Which publication on TLS servers and clients does the report mention?"
+    assert absent_words(q, vocab) == [] and ends_on(q, absent_words(q, vocab)) == []
+    assert absent_words("Which publication does the report recommend for satellites?", vocab) == [
+        "recommend", "satellites"]

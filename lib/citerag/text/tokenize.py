@@ -34,7 +34,7 @@ STOPWORDS = frozenset(
 # "*explain* X", "the *difference* between"). The answer scorer ignores them; BM25 does not.
 QUESTION_FRAME = frozenset(
     """stand stands acronym abbreviation mean means meaning define defined definition explain
-    describe tell difference differences compare comparison walk through please""".split()
+    describe tell difference differences compare comparison walk through please mention mentions mentioned""".split()
 )
 
 
