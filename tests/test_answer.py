@@ -718,6 +718,15 @@ def test_a_displayed_literal_completes_the_sentence_announcing_it():
         "Widgetry inserts the following comment line at the end of the data", "%END_DATA"]
 
 
+def _answer_over(text: str, question: str, idf_overrides: dict[str, float] | None = None):
+    """The answer to `question` from one evidence text whose every token is known (idf 2.0)."""
+    from citerag.text.tokenize import tokenize
+
+    ev = [Evidence("c1", Location("D::p1::c1", "D", 1, 1), text)]
+    idf = {w: 2.0 for w in tokenize(text)} | (idf_overrides or {})
+    return answer_from_evidence(analyse(question), ev, AnswerParams(), idf, set(idf))
+
+
 def test_what_an_algorithm_returns_under_a_condition_is_its_return_step():
     """"What does X return if …?" is answered by the step of X that returns under that condition
     (with its "if" line and the algorithm's title), not by the title's "Output :" line, which says
@@ -729,16 +738,10 @@ def test_what_an_algorithm_returns_under_a_condition_is_its_return_step():
             "3: end if\n4: B ← decode(buf)\n5: return B\n\n"
             "Algorithm 8 ParseStream(s)\nReads a stream.\nInput : stream s. Output : blocks.\n"
             "1: if s = NULL then\n2: return ⊥ ▷ return an error indication if the stream is empty\n3: end if")
-    ev = [Evidence("c1", Location("D::p1::c1", "D", 1, 1), text)]
-    from citerag.text.tokenize import tokenize
-
-    idf = {w: 2.0 for w in tokenize(text)}
-    a = answer_from_evidence(analyse("What does ParseBlock return if the buffer overflows?"), ev, AnswerParams(),
-                             idf, set(idf))
+    a = _answer_over(text, "What does ParseBlock return if the buffer overflows?")
     assert not a.refused and "buffer overflowed" in a.answer and "Algorithm 7 ParseBlock" in a.answer
     assert "stream is empty" not in a.answer and "5: return B" not in a.answer
-    a = answer_from_evidence(analyse("What does ParseStream return if the stream is empty?"), ev, AnswerParams(),
-                             idf, set(idf))
+    a = _answer_over(text, "What does ParseStream return if the stream is empty?")
     assert "stream is empty" in a.answer and "buffer overflowed" not in a.answer
 
 
@@ -754,15 +757,9 @@ def test_the_function_an_algorithm_calls_for_a_purpose_is_its_call_step():
             "7: return R\n\n"
             "Algorithm 4 MixCols(M)\nMixes the columns of M.\nInput : matrix M. Output : matrix R.\n"
             "1: R ← ShuffleCols(M) ▷ shuffle the columns\n2: return R")
-    from citerag.text.tokenize import tokenize
-
-    ev = [Evidence("c1", Location("D::p1::c1", "D", 1, 1), text)]
-    idf = {w: 2.0 for w in tokenize(text)}
-    a = answer_from_evidence(analyse("Which function does MixRows use to sample R?"), ev, AnswerParams(), idf,
-                             set(idf))
+    a = _answer_over(text, "Which function does MixRows use to sample R?")
     assert not a.refused and "SamplePoly" in a.answer and "ShuffleRow" not in a.answer, a.answer
-    a = answer_from_evidence(analyse("Which function does MixRows use to shuffle each row?"), ev, AnswerParams(),
-                             idf, set(idf))
+    a = _answer_over(text, "Which function does MixRows use to shuffle each row?")
     assert "ShuffleRow" in a.answer and "ShuffleCols" not in a.answer and "SamplePoly" not in a.answer, a.answer
 
 
@@ -774,16 +771,10 @@ def test_a_return_condition_is_read_through_abbreviations_and_comparisons():
             "1: if |ctx| > 255 then\n2: return false\n3: end if\n4: return true\n\n"
             "Algorithm 10 DrawVal(b)\nDraws a value.\nInput : bytes b. Output : value z or ⊥.\n"
             "1: z ← b mod 2^23\n2: if z < q then return z\n3: else return ⊥")
-    from citerag.text.tokenize import tokenize
-
-    ev = [Evidence("c1", Location("D::p1::c1", "D", 1, 1), text)]
-    idf = {w: 2.0 for w in tokenize(text)}
-    idf.update({"context": 2.0, "string": 0.5, "byte": 0.5, "longer": 2.0, "less": 2.0})  # common words weigh little
-    a = answer_from_evidence(analyse("What does CheckMsg return if the context string is longer than 255 bytes?"), ev,
-                             AnswerParams(), idf, set(idf) | {"bytes", "byte"})
+    common = {"context": 2.0, "string": 0.5, "byte": 0.5, "longer": 2.0, "less": 2.0}  # common words weigh little
+    a = _answer_over(text, "What does CheckMsg return if the context string is longer than 255 bytes?", common)
     assert not a.refused and "return false" in a.answer and "Algorithm 9 CheckMsg" in a.answer, a.answer
-    a = answer_from_evidence(analyse("What does DrawVal return when z is not less than q?"), ev, AnswerParams(), idf,
-                             set(idf))
+    a = _answer_over(text, "What does DrawVal return when z is not less than q?", common)
     assert "if z < q then return z" not in a.answer, a.answer
 
 

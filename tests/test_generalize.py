@@ -36,6 +36,16 @@ def ask(agents, corpus: str, question: str):
     return agents[corpus].run(question)
 
 
+def chat_engine(agents, corpus: str, tmp_path):
+    """A conversation-mode engine over the corpus's agent, with its own thread memory."""
+    from citerag.conversation.engine import ChatEngine
+
+    agent = agents[corpus]
+    p = agent.params.with_overrides({"agent.conversational": True,
+                                     "agent.conversation.memory_path": str(tmp_path / "m.sqlite")})
+    return ChatEngine(agent.store, p, agent)
+
+
 def answered(agents, corpus: str, question: str, needs: str) -> None:
     """The question is answered, and the answer says `needs`."""
     r = ask(agents, corpus, question)
@@ -1064,12 +1074,7 @@ def test_a_follow_up_word_the_corpus_writes_elsewhere_does_not_refuse_the_answer
     """The cited text says "Output :" for "return" and "type … -h" for "help message". A word the
     corpus writes may be paraphrased, so the validator's doubt regenerates once and then keeps the
     answer; before, it refused the turn `off_topic`."""
-    from citerag.conversation.engine import ChatEngine
-
-    agent = agents[corpus]
-    p = agent.params.with_overrides({"agent.conversational": True,
-                                     "agent.conversation.memory_path": str(tmp_path / "m.sqlite")})
-    eng = ChatEngine(agent.store, p, agent)
+    eng = chat_engine(agents, corpus, tmp_path)
     eng.turn("t", first)
     r = eng.turn("t", follow_up)
     assert not r.refused and needs in r.answer, (r.refusal_reason, r.answer)
@@ -1080,12 +1085,7 @@ def test_a_follow_up_word_the_corpus_writes_elsewhere_does_not_refuse_the_answer
 def test_a_follow_up_about_a_backslash_macro_is_rewritten_without_error(agents, tmp_path):
     """The rewriter put the earlier name into a regex replacement template, so a macro such as
     \\AMCnumericChoices ("bad escape \\A") crashed the turn instead of answering it."""
-    from citerag.conversation.engine import ChatEngine
-
-    agent = agents["tech-manuals"]
-    p = agent.params.with_overrides({"agent.conversational": True,
-                                     "agent.conversation.memory_path": str(tmp_path / "m.sqlite")})
-    eng = ChatEngine(agent.store, p, agent)
+    eng = chat_engine(agents, "tech-manuals", tmp_path)
     eng.turn("t", "What does AMC's \\AMCnumericChoices command do?")
     r = eng.turn("t", "which option of it sets the number of digits?")
     assert r.route == "REWRITE_THEN_RETRIEVE" and "\\AMCnumericChoices" in r.rewritten_query
@@ -1101,12 +1101,7 @@ def test_a_pronoun_follow_up_also_retrieves_with_the_previous_question(agents, t
     """The rewriter's referent for "it" is a guess, so by default the follow-up also retrieves as
     "previous question + rewritten follow-up" and the evidence settles which entity is meant. A
     follow-up that names its own subject retrieves alone (checked in test_conversation)."""
-    from citerag.conversation.engine import ChatEngine
-
-    agent = agents[corpus]
-    p = agent.params.with_overrides({"agent.conversational": True,
-                                     "agent.conversation.memory_path": str(tmp_path / "m.sqlite")})
-    eng = ChatEngine(agent.store, p, agent)
+    eng = chat_engine(agents, corpus, tmp_path)
     eng.turn("t", first)
     r = eng.turn("t", follow_up)
     rewrite = next(e for e in r.trace if e["node"] == "rewrite")
@@ -1125,12 +1120,7 @@ def test_a_pronoun_follow_up_also_retrieves_with_the_previous_question(agents, t
 def test_a_pronoun_keeps_the_topic_an_earlier_pronoun_kept(agents, tmp_path, corpus, turns, topic, not_topic):
     """The second turn's "it" kept the first turn's topic, so the third turn's "it" means that
     topic too; before, it took the last word of the second turn's rewrite ("does performed run …")."""
-    from citerag.conversation.engine import ChatEngine
-
-    agent = agents[corpus]
-    p = agent.params.with_overrides({"agent.conversational": True,
-                                     "agent.conversation.memory_path": str(tmp_path / "m.sqlite")})
-    eng = ChatEngine(agent.store, p, agent)
+    eng = chat_engine(agents, corpus, tmp_path)
     rewrites = [eng.turn("t", u).rewritten_query for u in turns]
     assert topic in rewrites[1] and topic in rewrites[2], rewrites
     assert not_topic not in rewrites[2].split(), rewrites
