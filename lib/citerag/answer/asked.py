@@ -46,6 +46,7 @@ from citerag.text.tokenize import STOPWORDS, stem, token_set
 # "per second", "per year": a rate's or a frequency's unit of time
 _PER_TIME = r"\bper (?:second|minute|hour|day|week|month|year)\b"
 
+# Modal verbs: a plural right after one ("what must implementers …") is the subject.
 _MODALS = "must|should|can|could|may|might|will|would|shall"
 # Words that open a noun phrase: after a word in -s they make it a verb ("resets a counter").
 _DETERMINER = r"(?:a|an|the|its|their|each|every|all|any|both|some|no)\b"
@@ -64,7 +65,6 @@ TYPES: dict[str, re.Pattern[str]] = {
                        r"|\b(what|which) (year|date)\b|\bin what year\b", re.I),
     "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
     # "which section/table …" asks where a document says something: a numbered title answers it
-    # (plural when "of" a document or a verb of coverage follows: "which sections of X cover …")
     "locator": LOCATOR_QUESTION,
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),

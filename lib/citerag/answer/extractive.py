@@ -304,14 +304,15 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         section = chosen[0].head.heading if same_doc else None
         default = asks_default(part.text)
         plurals = tuple(h.word for h in heads if h.word.endswith("s") and not h.type)
-        returned = _return_under(part.text, all_units, idf) or _called_by(part.text, qa.text, all_units, idf)
-        if returned is not None and not any(u in c.units for c in chosen for u in returned.units):
-            top = score(f"{returned.head.group} {returned.text}")
+        # an algorithm's step answers what it returns under a condition or which function it calls
+        stepped = _return_under(part.text, all_units, idf) or _called_by(part.text, qa.text, all_units, idf)
+        if stepped is not None and not any(u in c.units for c in chosen for u in stepped.units):
+            top = score(f"{stepped.head.group} {stepped.text}")
             best_overall = max(best_overall, top)
             scores.append(top)
             types.append(1.0)
-            spent += len(returned.units)
-            chosen.append(returned)
+            spent += len(stepped.units)
+            chosen.append(stepped)
             continue
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym, plurals)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
@@ -380,6 +381,14 @@ def _abbreviates(short: str, word: str) -> bool:
     return all(ch in it for ch in short)
 
 
+def _with_title(steps: list[Unit], all_units: list[Unit]) -> Passage:
+    """The steps of an algorithm after its title line (when the evidence holds it), so the answer
+    says which algorithm they belong to."""
+    s = steps[-1]
+    title = [t for t in all_units if t.kind == "title" and t.text == s.group and t.key == s.key]
+    return Passage([*title[:1], *steps])
+
+
 def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Passage | None:
     """The algorithm step that returns under the asked condition: "4: if d == NULL … then" and
     "5: return ⊥ ▷ return an error indication if random bit generation failed". Steps are never
@@ -413,8 +422,7 @@ def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Pa
         shown = [*([prev] if prev else []), u]
         share = cond(" ".join(x.text for x in shown))
         if share >= RETURN_CONDITION_SHARE and (best is None or share > best[0]):
-            title = [t for t in all_units if t.kind == "title" and t.text == u.group and t.key == u.key]
-            best = (share, -i, Passage([*title[:1], *shown]))
+            best = (share, -i, _with_title(shown, all_units))
     return best[2] if best else None
 
 
@@ -451,7 +459,7 @@ def _called_by(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         return None
     said = {n.lower() for n in names} | {w for n in names for w in content_words(_name_words(n))}
     # a one-letter variable is what the call computes ("sample y", "the matrix A")
-    letters = [v for v in re.findall(r"(?<![\w.-])([B-HJ-Zb-z])(?![\w.-])", part)]
+    letters = re.findall(r"(?<![\w.-])([B-HJ-Zb-z])(?![\w.-])", part)
     words = [w for w in dict.fromkeys(content_words(part)) if w not in _CALLING and w not in said]
     if not words:
         return None
@@ -474,8 +482,7 @@ def _called_by(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         stated += [v for v in letters if re.search(rf"(?<![\w.]){v}(?![\w.])", u.text)]
         share = sum(weight[w] for w in stated) / (sum(weight.values()) or 1.0)
         if share >= CALL_PURPOSE_SHARE and (best is None or share > best[0]):
-            title = [t for t in all_units if t.kind == "title" and t.text == u.group and t.key == u.key]
-            best = (share, -i, Passage([*title[:1], *above, u]))
+            best = (share, -i, _with_title([*above, u], all_units))
     return best[2] if best else None
 
 

@@ -131,9 +131,8 @@ class ConversationWorkflow(Workflow):
         history = self._history(ev.thread_id)
         turn = {"key": f"{ev.thread_id}:{time.monotonic_ns()}", "thread_id": ev.thread_id, "user": ev.user,
                 "history": history, "route": None, "rewritten_query": None, "carried": [], "rewrite_method": None,
-                "attempts": [],
-                "retries": 0, "validation_retries": 0, "clarifications": 0, "answer": None, "caveat": None,
-                "clarification": None, "decider": self.decider.name, "trace": []}
+                "attempts": [], "retries": 0, "validation_retries": 0, "clarifications": 0, "answer": None,
+                "caveat": None, "clarification": None, "decider": self.decider.name, "trace": []}
         self._event(turn, "load_memory", thread_id=ev.thread_id, turns=len(history))
         await ctx.store.set("turn", turn)
         return RouteEvent()
