@@ -1176,3 +1176,10 @@ def test_a_return_condition_on_an_abbreviated_variable_is_answered_from_the_step
     """"1: if |ctx| > 255 then 2: return false": "ctx" abbreviates the question's context string."""
     answered(agents, "default", "What does hash_slh_verify return if the context string is longer than 255 bytes?",
              "return false")
+
+
+def test_a_document_part_the_question_names_counts_in_its_chunks_heading(agents):
+    """"What does the abstract of FIPS 203 say …": the chunk under the "Abstract" heading holds the
+    asked part by its section title. Without the heading in the evidence-sufficiency score, too few
+    hits held the question's terms and the run refused `budget_exhausted` after two rounds."""
+    answered(agents, "default", "What does the abstract of FIPS 203 say ML-KEM is based on?", "CRYSTALS-KYBER")

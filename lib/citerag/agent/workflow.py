@@ -183,8 +183,11 @@ class AgentWorkflow(Workflow):
         # A multi-part question is answered part by part, so a hit that answers one part well is
         # relevant: scored against the whole question it holds only that part's share of the terms.
         scorers = [score, *self._part_scorers(st)]
+        # ... and a chunk holds its section's title ("according to the abstract of …")
+        heads = [" ".join(self.store.by_id[h.chunk_id].heading_path[-1:]) for h in st.hits]
         a = policies.assess(st.qa, st.route, texts,
-                            [max(s(f"{implied.get(d, '')} {t}") for s in scorers) for d, t in texts], p, self.vocab)
+                            [max(s(f"{implied.get(d, '')} {hd} {t}") for s in scorers)
+                             for (d, t), hd in zip(texts, heads, strict=True)], p, self.vocab)
         st.assessment = a
         if a.reason is None:
             st.stop_reason = "evidence_sufficient"
