@@ -174,7 +174,8 @@ class AgentWorkflow(Workflow):
     ) -> AnswerEvent | RefineEvent | VerifyEvent | StopEvent:
         st, p = await ctx.store.get("st"), self.params.agent
         score = Scorer(st.qa, self.idf)
-        texts = [(h.doc_id, self.store.by_id[h.chunk_id].text) for h in st.hits]
+        chunks = [self.store.by_id[h.chunk_id] for h in st.hits]
+        texts = [(c.doc_id, c.text) for c in chunks]
         # a chunk of a document the question names by name ("… in Widgetry") holds that name
         implied: dict[str, str] = {}
         for mention, doc in self.store.knowledge.doc_mentions(st.qa.text):
@@ -184,10 +185,9 @@ class AgentWorkflow(Workflow):
         # relevant: scored against the whole question it holds only that part's share of the terms.
         scorers = [score, *self._part_scorers(st)]
         # ... and a chunk holds its section's title ("according to the abstract of …")
-        heads = [" ".join(self.store.by_id[h.chunk_id].heading_path[-1:]) for h in st.hits]
         a = policies.assess(st.qa, st.route, texts,
-                            [max(s(f"{implied.get(d, '')} {hd} {t}") for s in scorers)
-                             for (d, t), hd in zip(texts, heads, strict=True)], p, self.vocab)
+                            [max(s(f"{implied.get(c.doc_id, '')} {' '.join(c.heading_path[-1:])} {c.text}")
+                                 for s in scorers) for c in chunks], p, self.vocab)
         st.assessment = a
         if a.reason is None:
             st.stop_reason = "evidence_sufficient"

@@ -46,7 +46,7 @@ from citerag.text.patterns import (
     names_place,
     query_phrases,
 )
-from citerag.text.terms import Scorer
+from citerag.text.terms import Scorer, idf_weights, weighted_share
 from citerag.text.tokenize import POSSESSIVE, QUESTION_FRAME, STOPWORDS, token_set
 
 # Passage scoring (each measured on both corpora's dev and blind sets; see README).
@@ -389,6 +389,11 @@ def _with_title(steps: list[Unit], all_units: list[Unit]) -> Passage:
     return Passage([*title[:1], *steps])
 
 
+def _code_names(text: str) -> list[str]:
+    """The names a question gives an algorithm by: identifiers and camel-case names."""
+    return [*identifiers(text), *CAMEL_NAME.findall(text)]
+
+
 def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Passage | None:
     """The algorithm step that returns under the asked condition: "4: if d == NULL … then" and
     "5: return ⊥ ▷ return an error indication if random bit generation failed". Steps are never
@@ -397,11 +402,11 @@ def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Pa
     algorithm the question names (in its title), and it or the "if" line before it must state
     most of the condition's words."""
     m = _RETURNS_WHEN.search(part)
-    names = [*identifiers(part[: m.start()]), *CAMEL_NAME.findall(part[: m.start()])] if m else []
+    names = _code_names(part[: m.start()]) if m else []
     if not names:
         return None
     words = list(dict.fromkeys(content_words(m.group("cond"))))
-    weight = {w: idf.get(w, max(idf.values(), default=1.0)) for w in words}
+    weight = idf_weights(words, idf)
     # "when z is not less than q" is the other branch of "if z < q": no comparison then
     compares = not re.search(r"\b(?:not|no|never)\b|n't\b", m.group("cond"), re.I)
 
@@ -411,7 +416,7 @@ def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Pa
         names_in = [t.lower() for t in re.findall(r"[A-Za-z]{3,}", text)]
         stated = [w for w in words if says_word(w, text) or any(_abbreviates(t, w) for t in names_in)
                   or (compares and ((w in _GREATER and ">" in text) or (w in _SMALLER and "<" in text)))]
-        return sum(weight[w] for w in stated) / (sum(weight.values()) or 1.0)
+        return weighted_share(weight, stated)
 
     best: tuple[float, int, Passage] | None = None
     for i, u in enumerate(all_units):
@@ -454,7 +459,7 @@ def _called_by(part: str, question: str, all_units: list[Unit], idf: dict[str, f
     counts in its parts ("Sample Poly CBD")."""
     if not _WHICH_CALLEE.search(part):
         return None
-    names = [*identifiers(part), *CAMEL_NAME.findall(part)] or [*identifiers(question), *CAMEL_NAME.findall(question)]
+    names = _code_names(part) or _code_names(question)
     if not names:
         return None
     said = {n.lower() for n in names} | {w for n in names for w in content_words(_name_words(n))}
@@ -463,7 +468,7 @@ def _called_by(part: str, question: str, all_units: list[Unit], idf: dict[str, f
     words = [w for w in dict.fromkeys(content_words(part)) if w not in _CALLING and w not in said]
     if not words:
         return None
-    weight = {w: idf.get(w, max(idf.values(), default=1.0)) for w in [*words, *letters]}
+    weight = idf_weights([*words, *letters], idf)
     best: tuple[float, int, Passage] | None = None
     for i, u in enumerate(all_units):
         if u.kind != "step" or not any(_has(u.group, n) for n in names):
@@ -480,7 +485,7 @@ def _called_by(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         text = " ".join([*(x.text for x in above), u.text, *(_name_words(c) for c in callees)])
         stated = [w for w in words if says_word(w, text)]
         stated += [v for v in letters if re.search(rf"(?<![\w.]){v}(?![\w.])", u.text)]
-        share = sum(weight[w] for w in stated) / (sum(weight.values()) or 1.0)
+        share = weighted_share(weight, stated)
         if share >= CALL_PURPOSE_SHARE and (best is None or share > best[0]):
             best = (share, -i, _with_title([*above, u], all_units))
     return best[2] if best else None

@@ -28,7 +28,7 @@ from citerag.answer.citations import check_citations, split_sentences, strip_cit
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
 from citerag.text.patterns import PERSONAL_PRONOUNS, as_word, identifiers
-from citerag.text.terms import Scorer
+from citerag.text.terms import Scorer, idf_weights, weighted_share
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
 
 if TYPE_CHECKING:
@@ -523,8 +523,7 @@ class Decider:
             if unwritten:  # no text of the corpus can answer about a word it never writes
                 return Validation(False, True, False, "off_topic",
                                   f"the follow-up asks about words the documents never write: {', '.join(unwritten)}")
-            weights = {t: self.idf.get(t, max(self.idf.values(), default=1.0)) for t in own}
-            covered = sum(w for t, w in weights.items() if t in have) / (sum(weights.values()) or 1.0)
+            covered = weighted_share(idf_weights(own, self.idf), have)
             if own and covered < min_coverage:
                 # The corpus writes these words, so the cited text may say the same in others
                 # ("Output:" for "return"): try the graded-relevant chunks, then let it stand.

@@ -38,6 +38,18 @@ def forms(term: str) -> set[str]:
     return out
 
 
+def idf_weights(terms: list[str], idf: dict[str, float]) -> dict[str, float]:
+    """Each term's idf; a term the corpus never writes weighs as the rarest one (the maximum is
+    taken once, not per term)."""
+    unseen = max(idf.values(), default=1.0)
+    return {t: idf.get(t, unseen) for t in terms}
+
+
+def weighted_share(weights: dict[str, float], stated: list[str] | set[str]) -> float:
+    """The (weighted) share of the terms that are stated."""
+    return sum(w for t, w in weights.items() if t in stated) / (sum(weights.values()) or 1.0)
+
+
 class Scorer:
     """Weighted share of the question's terms a unit contains (identifiers and anchors count 3×,
     words by their BM25 idf)."""
