@@ -396,6 +396,21 @@ def test_a_later_part_that_refers_back_stays_in_the_first_parts_section():
     assert not r.refused and "equal height" in r.answer and "distance along the track" in r.answer, r.answer
 
 
+def test_a_later_part_without_a_subject_of_its_own_stays_in_the_first_parts_section():
+    """'…, and which build file is used?' names no subject: it continues the first part's (building
+    under one system). Of two sentences about the build file, the one under that system's section
+    answers it, even when the other matches the part's words a little better."""
+    ev = [Evidence("c1", Location("A::p4::c0", "A", 4, 4),
+                   "On Plinth the build file used is called build.pl, which is also used for the tests.",
+                   heading="Building on Plinth"),
+          Evidence("c2", Location("A::p5::c0", "A", 5, 5),
+                   "To build the packer on Zorix, first install the Qbase toolkit.", heading="Building on Zorix"),
+          Evidence("c3", Location("A::p5::c1", "A", 5, 5),
+                   "Then type make with the file build.zx to compile it.", heading="Building on Zorix")]
+    r = _parts_answer("What must be installed first to build the packer on Zorix, and which build file is used?", ev)
+    assert not r.refused and "Qbase" in r.answer and "build.zx" in r.answer, r.answer
+
+
 def test_an_absent_word_naming_the_kind_of_thing_refuses_however_well_the_rest_matches():
     """'Which command draws a violin plot?': every other word is matched by a passage about a
     command that draws a plot, but the corpus never writes 'violin', the kind of plot asked

@@ -55,8 +55,9 @@ HEADING_SHARE = 0.5  # weight of the passage read under its section heading
 TYPE_PENALTY = 0.5  # share of the score lost by a passage that cannot be of the wanted type
 OPENING_BONUS = 0.5  # a broad question's overview-section opening sentence
 QUOTED_BONUS = 0.5   # a passage holding verbatim a phrase the question quotes (a title, a message)
-# A later part that refers back ("… and what should its x-axis be?") is about the thing the first
-# part's passage is about: another passage under the same section heading wins a near tie.
+# A later part ("… and what should its x-axis be?", "…, and which make file is used?") is most
+# likely about the thing the first part's passage is about: another passage under the same section
+# heading wins a near tie.
 SAME_SECTION_BONUS = 0.15
 # A yes/no question about a requirement ("Should implementations bound the loop?") is answered by
 # the passage stating that requirement with a modal, either way ("… should not bound this loop").
@@ -301,7 +302,10 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         # document the first part was answered from.
         same_doc = doc_of[chosen[0].head.key] if n and chosen and not part.topic and _REFERS_BACK.search(
             part.text) else ""
-        section = chosen[0].head.heading if same_doc else None
+        # Any later part (not a comparison's other side) most likely continues the first part's
+        # thing: that passage's section wins a near tie, with or without a pronoun; a part whose own
+        # words point elsewhere still outscores it (seen pool: NIST +1, manuals +4, nothing lost).
+        section = chosen[0].head.heading if n and chosen and not part.topic else None
         default = asks_default(part.text)
         plurals = tuple(h.word for h in heads if h.word.endswith("s") and not h.type)
         # an algorithm's step answers what it returns under a condition or which function it calls
