@@ -1183,3 +1183,25 @@ def test_a_document_part_the_question_names_counts_in_its_chunks_heading(agents)
     asked part by its section title. Without the heading in the evidence-sufficiency score, too few
     hits held the question's terms and the run refused `budget_exhausted` after two rounds."""
     answered(agents, "default", "What does the abstract of FIPS 203 say ML-KEM is based on?", "CRYSTALS-KYBER")
+
+
+def test_a_function_word_the_corpus_never_writes_does_not_refuse(agents):
+    """Neither corpus writes "besides", "afterwards" or "beforehand": such words name nothing a
+    question asks about, so they neither refuse on their own nor as the question's last word.
+    Before, the first question was refused ("not in the corpus: besides, the kind of thing asked
+    about"). A content word the corpus never writes still counts."""
+    from citerag.answer.answerer import absent_words
+
+    answered(agents, "default", "Which parameter set does NIST recommend for ML-KEM by default, and which may be "
+                                "used besides it?", "ML-KEM-768")
+    vocab = agents["tech-manuals"].flow.vocab
+    assert absent_words("Besides the grid, what does Gri read afterwards, or beforehand on a violin?", vocab) \
+        == ["violin"]
+
+
+def test_a_word_is_known_from_its_own_inflections(agents):
+    """The reference corpus writes "turned" but never "turn": the question's "turn" is written
+    in an inflection, like "disallowing" from "disallowed"."""
+    from citerag.answer.answerer import absent_words
+
+    assert absent_words("How is the protocol turn into a signature scheme?", agents["default"].flow.vocab) == []

@@ -33,7 +33,7 @@ from citerag.retrieval.query import QueryAnalysis
 from citerag.text.inflect import ENDINGS, bases, hyphenations
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
-from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
+from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, function_words, token_set, tokenize
 
 # A word of the question: letters first ("WG-KX.KeyGen", "multi-line"), or digits then letters ("5G").
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}|(?<![\w.-])\d+[A-Za-z][A-Za-z0-9]*\b")
@@ -69,9 +69,10 @@ _ALNUM_NAME = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]+")  # letters and dig
 
 
 def _in_corpus(word: str, vocab: set[str]) -> bool:
-    """The corpus writes the word in some inflection ("disallowing" is known from "disallowed")
-    or with a hyphen ("multiline" from "multi-line"). A name that mixes letters and digits
-    ("ZETA3") is known only whole: the corpus writing "3" does not make it known."""
+    """The corpus writes the word in some inflection ("disallowing" is known from "disallowed",
+    "turn" from "turned": the word's own inflections as well as its bases') or with a hyphen
+    ("multiline" from "multi-line"). A name that mixes letters and digits ("ZETA3") is known only
+    whole: the corpus writing "3" does not make it known."""
     low = word.lower()
     if any(h in vocab for h in hyphenations(low)):  # "multi-line", "sha-256" for "sha256"
         return True
@@ -79,7 +80,7 @@ def _in_corpus(word: str, vocab: set[str]) -> bool:
         return low in vocab
     if token_set(word) & vocab:
         return True
-    return any(b + e in vocab for b in bases(low) - {low} for e in ENDINGS)
+    return any(b + e in vocab for b in bases(low) | {low} for e in ENDINGS)
 
 
 def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:
@@ -114,8 +115,10 @@ def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[
     and `texts` (the evidence) never write its parts as a phrase ("DER encoding" for
     "DER-encoded")."""
     words = [m.group(0) for m in _WORD.finditer(question)]
-    return [w for w in words if len(w) >= 3 and w.lower() not in STOPWORDS and w.lower() not in QUESTION_FRAME
-            and not (_written_compound(w, vocab, texts) if _COMPOUND.search(w) else _in_corpus(w, vocab))]
+    absent = [w for w in words if len(w) >= 3 and w.lower() not in STOPWORDS and w.lower() not in QUESTION_FRAME
+              and not (_written_compound(w, vocab, texts) if _COMPOUND.search(w) else _in_corpus(w, vocab))]
+    # a function word ("Besides testing, …", "… happen to it afterwards?") names nothing asked about
+    return [w for w in absent if w.lower() not in function_words()] if absent else []
 
 
 _COMPOUND = re.compile(r"\w[-_./]\w")

@@ -37,6 +37,25 @@ QUESTION_FRAME = frozenset(
     describe tell difference differences compare comparison walk through please mention mentions mentioned""".split()
 )
 
+# Content words that scikit-learn's English stop-word list also carries: they can name what a
+# question asks about ("fire", "system", "bill"), so they are not function words here.
+_STOPLIST_CONTENT = frozenset(
+    """amount back bill bottom call co con cry de describe detail empty fill find fire found front full
+    get give go inc interest keep ltd made mill move name part put re see serious show side sincere
+    system take thick thin top un well whole""".split()
+)
+
+
+@lru_cache(maxsize=1)
+def function_words() -> frozenset[str]:
+    """Closed-class English words (prepositions, conjunctions, pronouns, adverbs such as
+    "besides", "afterwards", "meanwhile"): a corpus not writing one says nothing about whether it
+    answers a question. scikit-learn's English stop-word list without the content words it also
+    carries; imported on first use, because importing the package costs about two seconds."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS - _STOPLIST_CONTENT)
+
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
