@@ -411,6 +411,20 @@ def test_a_later_part_without_a_subject_of_its_own_stays_in_the_first_parts_sect
     assert not r.refused and "Qbase" in r.answer and "build.zx" in r.answer, r.answer
 
 
+def test_what_a_named_command_does_is_its_sections_opening_sentence():
+    """'What does the draw frame command draw?': the section titled "draw frame" opens with what it
+    does ("Draw a box around …"), in words that need not repeat the name; a later sentence that
+    names the command again ("… ensure that draw frame comes after …") does not say what it draws."""
+    ev = [Evidence("c1", Location("W::p7::c0", "W", 7, 7),
+                   "4.2 draw frame\n\n‘draw frame [width .w.]’\n\n"
+                   "Draw a box around the plot area, using the current line width. The box is closed.\n\n"
+                   "NOTE: If you want the frame drawn over a filled image, ensure that draw frame comes after draw image.",
+                   heading="4 Drawing > 4.2 draw frame")]
+    r = _parts_answer("What does the draw frame command draw?", ev)
+    assert not r.refused and "box around the plot area" in r.answer, r.answer
+    assert r.answer.index("box around") < r.answer.index("[c1]"), r.answer
+
+
 def test_an_absent_word_naming_the_kind_of_thing_refuses_however_well_the_rest_matches():
     """'Which command draws a violin plot?': every other word is matched by a passage about a
     command that draws a plot, but the corpus never writes 'violin', the kind of plot asked

@@ -1205,3 +1205,11 @@ def test_a_word_is_known_from_its_own_inflections(agents):
     from citerag.answer.answerer import absent_words
 
     assert absent_words("How is the protocol turn into a signature scheme?", agents["default"].flow.vocab) == []
+
+
+def test_what_a_command_draws_is_said_first_by_its_sections_opening(agents):
+    """'What does Gri's draw grid command draw?': the answer opens with the sentence that opens the
+    command's section ("Draw plus-signs at locations where grid data are non-missing."); before,
+    with a sentence about drawing contours from grid data, which names the question's words more."""
+    r = ask(agents, "tech-manuals", "What does Gri's draw grid command draw?")
+    assert not r.answer.refused and r.answer.answer.startswith("Draw plus-signs"), r.answer.answer

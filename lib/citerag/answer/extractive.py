@@ -102,6 +102,11 @@ def _cite(u: Unit) -> str:
     return " ".join(f"{s} [{u.key}]" for s in split_sentences(body))
 
 
+# "What does X draw?", "What does X compute in Y?": what a named thing does, which the opening
+# sentence of the section titled with its name says ("Draw the command-file name, …").
+_ASKS_WHAT_IT_DOES = re.compile(r"^what (?:does|do|did)\s+\S.*?\s[a-z]+(?:\s+(?:in|of|for)\s+\S+(?:\s\S+)?)?\s*\??$",
+                                re.I)
+
 # A part with this many content words of its own names its own subject.
 OWN_SUBJECT_WORDS = 4
 
@@ -196,7 +201,7 @@ def defines_name(text: str, wanted: list[str]) -> bool:
 
 
 def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, acronym: str = "",
-                  plurals: tuple[str, ...] = ()) -> float:
+                  plurals: tuple[str, ...] = (), describes: bool = False) -> float:
     """Weighted term share of the passage, and of the passage read under its section heading
     and, for an algorithm's description line, its title (a section titled with the question's
     terms answers it in its own sentences, which need not repeat them); halved when the passage
@@ -209,7 +214,7 @@ def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, 
     context = " ".join(x for x in (p.head.heading, p.head.group) if x)
     under = score(f"{context} {text}") if context else own
     h, t = HEADING_SHARE, TYPE_PENALTY
-    if p.head.group and under > own:
+    if (p.head.group or (describes and p.head.opens)) and under > own:
         # An algorithm's description line ("Generates a signature.") says what the algorithm its
         # title names does: read under that title, it is the whole statement, not half of one.
         h = 1.0
@@ -318,7 +323,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
             spent += len(stepped.units)
             chosen.append(stepped)
             continue
-        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym, plurals)
+        describes = bool(_ASKS_WHAT_IT_DOES.match(part.text))
+        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym, plurals, describes)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, part_names) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)

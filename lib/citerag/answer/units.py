@@ -62,6 +62,7 @@ class Unit:
     block: int = 0  # paragraph (blank-line block) within the evidence
     heading: str = ""  # the heading path of the evidence it came from
     item: bool = False  # an item of a list the unit before announces ("… fonts:" then "- chs = …")
+    opens: bool = False  # the first sentence under a section title in this evidence
 
 
 def units(ev: Evidence) -> list[Unit]:
@@ -78,8 +79,15 @@ def units(ev: Evidence) -> list[Unit]:
     glossary = bool(GLOSSARY_HEADING.search(ev.heading))
     term = ""
 
+    titled = False  # a section title was read, and no sentence of prose after it yet
+
     def add(text: str, kind: str, group: str = "", item: bool = False) -> None:
-        out.append(Unit(text, ev.key, kind, len(out), group, block, heading, item))
+        nonlocal titled
+        # the section's first sentence of prose opens it; a syntax line before it
+        # ("‘drawbox.xleft..ybottom.’") is not prose and leaves that to the next sentence
+        prose = kind == "sentence" and text[:1].isupper() and len(text.split()) >= 3
+        out.append(Unit(text, ev.key, kind, len(out), group, block, heading, item, titled and prose))
+        titled = titled and kind == "sentence" and not prose
 
     for block, para in enumerate(re.split(r"\n\s*\n", ev.text)):
         # Contents-list lines ("Algorithm 19 | WG-KX.KeyGen() . . . 35") state nothing.
@@ -89,6 +97,7 @@ def units(ev: Evidence) -> list[Unit]:
         if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in own_titles:
             # A later section inside the same chunk: its sentences are read under its own title.
             heading = " > ".join([*own_titles[:-1], lines[0]])
+            titled = True
             continue
         if glossary and len(lines) == 1 and _TERM_LINE.match(lines[0]):
             term = lines[0]
@@ -138,6 +147,7 @@ def units(ev: Evidence) -> list[Unit]:
                 add(f"{kv.group(1)}: {kv.group(2).rstrip('.')}", "definition")  # "Status: Final"
                 continue
             if ln in own_titles:
+                titled = True
                 continue  # the chunk's own heading line
             if _REFERENCE_ENTRY.match(ln):
                 # A reference entry ("[12] Lund A, Okafor B (2021) A title. Venue, pp 1–9.") is one
