@@ -117,7 +117,8 @@ def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[
     words = [m.group(0) for m in _WORD.finditer(question)]
     absent = [w for w in words if len(w) >= 3 and w.lower() not in STOPWORDS and w.lower() not in QUESTION_FRAME
               and not (_written_compound(w, vocab, texts) if _COMPOUND.search(w) else _in_corpus(w, vocab))]
-    # a function word ("Besides testing, …", "… happen to it afterwards?") names nothing asked about
+    # a function word ("Besides testing, …", "… happen to it afterwards?") names nothing asked about;
+    # the list is loaded only when some word is absent
     return [w for w in absent if w.lower() not in function_words()] if absent else []
 
 

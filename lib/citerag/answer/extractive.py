@@ -309,7 +309,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
             part.text) else ""
         # Any later part (not a comparison's other side) most likely continues the first part's
         # thing: that passage's section wins a near tie, with or without a pronoun; a part whose own
-        # words point elsewhere still outscores it (seen pool: NIST +1, manuals +4, nothing lost).
+        # words point elsewhere still outscores it (seen pools: +1 and +4, nothing lost).
         section = chosen[0].head.heading if n and chosen and not part.topic else None
         default = asks_default(part.text)
         plurals = tuple(h.word for h in heads if h.word.endswith("s") and not h.type)
