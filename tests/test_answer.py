@@ -425,6 +425,18 @@ def test_what_a_named_command_does_is_its_sections_opening_sentence():
     assert r.answer.index("box around") < r.answer.index("[c1]"), r.answer
 
 
+def test_a_parts_runner_up_within_reach_of_its_best_passage_is_quoted_too():
+    """'…, and which flag turns on verbose output?': one sentence holds every word of the part
+    without answering it, another holds three of its four words and names the flag. The term
+    share cannot settle so near a tie, so the runner-up is quoted with the best passage."""
+    ev = [Evidence("c1", Location("P::p2::c0", "P", 2, 2),
+                   "The packer compresses every table of a page before writing it. "
+                   "The log viewer has no flag of its own: its verbose output turns on with the log level."),
+          Evidence("c2", Location("P::p3::c0", "P", 3, 3), "The -w flag turns on verbose messages.")]
+    r = _parts_answer("What does the packer compress, and which flag turns on verbose output?", ev)
+    assert not r.refused and "every table" in r.answer and "-w flag" in r.answer, r.answer
+
+
 def test_an_absent_word_naming_the_kind_of_thing_refuses_however_well_the_rest_matches():
     """'Which command draws a violin plot?': every other word is matched by a passage about a
     command that draws a plot, but the corpus never writes 'violin', the kind of plot asked
