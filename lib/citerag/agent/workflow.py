@@ -185,9 +185,8 @@ class AgentWorkflow(Workflow):
         # relevant: scored against the whole question it holds only that part's share of the terms.
         scorers = [score, *self._part_scorers(st)]
         # ... and a chunk holds its section's title ("according to the abstract of …")
-        a = policies.assess(st.qa, st.route, texts,
-                            [max(s(f"{implied.get(c.doc_id, '')} {' '.join(c.heading_path[-1:])} {c.text}")
-                                 for s in scorers) for c in chunks], p, self.vocab)
+        held = [f"{implied.get(c.doc_id, '')} {' '.join(c.heading_path[-1:])} {c.text}" for c in chunks]
+        a = policies.assess(st.qa, st.route, texts, [max(s(h) for s in scorers) for h in held], p, self.vocab)
         st.assessment = a
         if a.reason is None:
             st.stop_reason = "evidence_sufficient"

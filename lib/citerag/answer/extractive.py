@@ -304,14 +304,14 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         # the names this part asks about: a passage defining another part's name does not answer it
         part_names = wanted if pqa is qa else names(pqa, ordinary)
         side = _side_name(part.topic, tuple(q.topic for q in want.parts if q is not part and q.topic))
-        # A later part about the same thing ("… and what is its default value?") is answered in the
+        later = bool(n and chosen and not part.topic)  # a later part, not a comparison's other side
+        # A later part that refers back ("… and what is its default value?") is answered in the
         # document the first part was answered from.
-        same_doc = doc_of[chosen[0].head.key] if n and chosen and not part.topic and _REFERS_BACK.search(
-            part.text) else ""
-        # Any later part (not a comparison's other side) most likely continues the first part's
-        # thing: that passage's section wins a near tie, with or without a pronoun; a part whose own
-        # words point elsewhere still outscores it (seen pools: +1 and +4, nothing lost).
-        section = chosen[0].head.heading if n and chosen and not part.topic else None
+        same_doc = doc_of[chosen[0].head.key] if later and _REFERS_BACK.search(part.text) else ""
+        # Any later part most likely continues the first part's thing: that passage's section wins a
+        # near tie, with or without a pronoun; a part whose own words point elsewhere still outscores
+        # it (seen pools: +1 and +4, nothing lost).
+        section = chosen[0].head.heading if later else None
         default = asks_default(part.text)
         plurals = tuple(h.word for h in heads if h.word.endswith("s") and not h.type)
         # an algorithm's step answers what it returns under a condition or which function it calls
