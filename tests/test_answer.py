@@ -437,6 +437,20 @@ def test_a_parts_runner_up_within_reach_of_its_best_passage_is_quoted_too():
     assert not r.refused and "every table" in r.answer and "-w flag" in r.answer, r.answer
 
 
+def test_a_plural_what_are_question_is_answered_by_the_sentence_defining_the_thing():
+    """'What are drift windows?' also reads as a list question, so a sentence naming drift
+    windows between commas looked like the answer's shape and the one defining them did not.
+    "Drift windows are intervals of …" opens by defining the asked thing: that is the answer."""
+    ev = [Evidence("c1", Location("M::p4::c0", "M", 4, 4),
+                   "Drift windows are intervals of low activity that bound the error of the estimate. "
+                   "Moreover, these intervals are known to raise the false alarm rate. "
+                   "A particular class of drift windows, where a = b, was described in [4], and shown to exist for the monitor. "
+                   "The impact of drift windows on the monitor was first analysed in [4]. "
+                   "In [5], a model that tracked drift windows was used to predict the alarm floor.")]
+    r = _parts_answer("What are drift windows, according to the monitor guide?", ev)
+    assert not r.refused and "intervals of low activity" in r.answer, r.answer
+
+
 def test_an_absent_word_naming_the_kind_of_thing_refuses_however_well_the_rest_matches():
     """'Which command draws a violin plot?': every other word is matched by a passage about a
     command that draws a plot, but the corpus never writes 'violin', the kind of plot asked

@@ -167,6 +167,10 @@ def _without_date_heads(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnal
 
 
 _DEFINES_AFTER = r"\s*(?::|—|–|=|\(|\bis\b|\bare\b|\bmeans\b)"
+# How a passage defines the asked thing itself: "Near codewords are …", "seed: A bit string …". Not
+# "leading: leading." or "Computational cost: For P data points …": a table row or a label, whose
+# value need not say what the thing is.
+_DEFINES_SUBJECT = r"\s*(?:\bis\b|\bare\b|\bmeans\b|(?::|—|–)\s*(?:an?|the)\b)"
 
 
 def names(qa: QueryAnalysis, ordinary: frozenset[str]) -> list[str]:
@@ -195,14 +199,18 @@ def names(qa: QueryAnalysis, ordinary: frozenset[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def defines_name(text: str, wanted: list[str]) -> bool:
-    """The passage opens by defining one of the names ("v: the score given …", "horiz: …")."""
+def defines_name(text: str, wanted: list[str], subject: str = "") -> bool:
+    """The passage opens by defining one of the names ("v: the score given …", "horiz: …") or the
+    thing a definition question asks about, after an article at most ("Near codewords are …", "A
+    static key is …", "seed: A bit string …"). Only that subject takes the article: "The NTT is …"
+    opens many passages that describe the NTT without saying what a question about it asks."""
     head = text.lstrip(" •-*#")
-    return any(re.match(rf"{re.escape(n)}\b{_DEFINES_AFTER}", head, re.I) for n in wanted)
+    return (any(re.match(rf"{re.escape(n)}\b{_DEFINES_AFTER}", head, re.I) for n in wanted)
+            or bool(subject and re.match(rf"(?:(?:an?|the)\s+)?{re.escape(subject)}\b{_DEFINES_SUBJECT}", head, re.I)))
 
 
 def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, acronym: str = "",
-                  plurals: tuple[str, ...] = (), describes: bool = False) -> float:
+                  plurals: tuple[str, ...] = (), describes: bool = False, subject: str = "") -> float:
     """Weighted term share of the passage, and of the passage read under its section heading
     and, for an algorithm's description line, its title (a section titled with the question's
     terms answers it in its own sentences, which need not repeat them); halved when the passage
@@ -219,10 +227,12 @@ def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, 
         # An algorithm's description line ("Generates a signature.") says what the algorithm its
         # title names does: read under that title, it is the whole statement, not half of one.
         h = 1.0
-    return ((1 - h) * own + h * under) * (1 - t + t * passage_type(types, p, acronym, plurals)) + 0.02 / (1 + rank)
+    typed = passage_type(types, p, acronym, plurals, subject)
+    return ((1 - h) * own + h * under) * (1 - t + t * typed) + 0.02 / (1 + rank)
 
 
-def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals: tuple[str, ...] = ()) -> float:
+def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals: tuple[str, ...] = (),
+                 subject: str = "") -> float:
     """Whether the passage is of a wanted answer type, read whole or by its head alone: a head
     that announces a list ("… two passwords to be specified for a document:") shows the list
     shape only where it ends, and the items that follow it are the list. A list question ("which
@@ -231,8 +241,11 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals:
     # A numbered section title over the passage says where it is: what "which section …" asks.
     located = "locator" in types and bool(_numbered_title(p))
     named = "list" in types and any(_has(p.text, w) for w in plurals)
+    # "What are near codewords?" reads as a list question too, but "Near codewords are error vectors
+    # of …" opens by defining the asked thing: that is the answer's shape, commas or not.
+    defined = "definition" in types and defines_name(p.text, [], subject)
     return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym), float(located),
-               float(named))
+               float(named), float(defined))
 
 
 def _numbered_title(p: Passage) -> str:
@@ -325,9 +338,12 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
             chosen.append(stepped)
             continue
         describes = bool(_ASKS_WHAT_IT_DOES.match(part.text))
-        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym, plurals, describes)
+        subject = (definition_subject(part.text) or "").strip(" ,;:")
+        defined_subject = subject if "definition" in part.types else ""
+        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym, plurals, describes,
+                                        subject)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
-                          + (NAME_BONUS if defines_name(p.text, part_names) else 0.0)
+                          + (NAME_BONUS if defines_name(p.text, part_names, defined_subject) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
                           + (PREDICATE_BONUS if "yesno" in part.types and states_predicate(part.text, p.text) else 0.0)
                           + (DEFAULT_BONUS if default and states_a_default(p.text) else 0.0)
@@ -344,7 +360,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         top, _, p = ranked[0]
         best_overall = max(best_overall, top)
         scores.append(top)
-        types.append(passage_type(part.types, p, want.acronym, plurals))
+        types.append(passage_type(part.types, p, want.acronym, plurals, subject))
         if not any(p.head in c.units for c in chosen):
             take(p, heads)
         elif want.multi:  # an earlier part's passage is this part's best too: its own, if one is as good
