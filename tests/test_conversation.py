@@ -324,3 +324,23 @@ def test_fusion_retrieves_a_follow_up_with_the_previous_question(make_engine):
     assert ev["queries"] == [ev["query"], f"How big is an ML-KEM-512 encapsulation key? {ev['query']}"]
     r_off, ev_off = retrieval_queries(make_engine(), "fuse-off")
     assert ev_off["queries"] == [ev_off["query"]] and "1568" in r_off.answer
+
+
+def test_a_follow_up_referring_back_by_a_definite_description_retrieves_with_the_previous_question(make_engine):
+    """'and what does the verifier send in the challenge step?' has no pronoun, so the rewriter
+    leaves it as it is, but 'the challenge step' is a step of the protocol the previous turn asked
+    about: by default ("reference") it also retrieves with that question, and the answer comes
+    from the protocol's description. 'and which requirements cover key confirmation?' names its
+    own topic and retrieves alone."""
+    engine = make_engine()
+    engine.turn("ref", "In the commitment step of the lattice interactive protocol that ML-DSA builds on, "
+                       "what does the prover do with y?")
+    r = engine.turn("ref", "and what does the verifier send in the challenge step?")
+    ev = next(e for e in r.trace if e["node"] == "retrieve")
+    assert r.route == "REWRITE_THEN_RETRIEVE" and len(ev["queries"]) == 2, ev["queries"]
+    assert "vector c" in r.answer, r.answer
+    engine.turn("own", "How many times may an ephemeral KEM key pair be used under SP 800-227?")
+    r2 = engine.turn("own", "and which requirements cover key confirmation?")
+    ev2 = next(e for e in r2.trace if e["node"] == "retrieve")
+    assert ev2["queries"] == [ev2["query"]], ev2["queries"]
+    assert "RS6" in r2.answer, r2.answer

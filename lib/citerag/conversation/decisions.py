@@ -51,6 +51,9 @@ _AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 _PRONOUN = re.compile(rf"\b({PERSONAL_PRONOUNS}|this|that|these|those)\b", re.I)
 _POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
 _PERSONAL = re.compile(rf"\b({PERSONAL_PRONOUNS})\b", re.I)
+# A definite description ("the challenge step", "the symmetric keys") presupposes a thing already
+# under discussion.
+_DEFINITE = re.compile(r"\bthe\b", re.I)
 # "there" closing a follow-up points at the place the previous question asked about ("why is it
 # used there?"); after a form of "be" it is existential ("is there a limit?") and points nowhere
 _THERE = re.compile(r"(?:\b(?:in|from|on|at)\s+)?\bthere\s*$", re.I)
@@ -345,6 +348,17 @@ class Decider:
                         or self._swap_last_word(prev_q, words[0]))
             return self._swap_head(frag, prev_q) or self._template(frag, prev_q, f)
         return self._carry_scope(frag, ids, f)
+
+    def refers_back(self, user: str, method: str | None) -> bool:
+        """A follow-up the rewriter left as it was (no pronoun to resolve, no fragment to
+        complete) that still refers back: it names nothing of its own and uses a definite
+        description ("and what does the verifier send in the challenge step?" after a question
+        about a protocol's commitment step). Its own words miss the earlier topic, so it also
+        retrieves with the previous question. One without ("and which requirements cover key
+        confirmation?") names its new topic and retrieves alone (seen pools: NIST +3, nothing lost;
+        fusing every such follow-up gained 4 and lost 1)."""
+        return (method in ("none", "carry_scope") and bool(_DEFINITE.search(user))
+                and not specific_identifiers(user, self.know))
 
     def resolve_self(self, text: str) -> Rewrite:
         """A pronoun that refers to the identifier of the same message ("WG-KX: what are its …")."""

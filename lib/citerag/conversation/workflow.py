@@ -165,8 +165,10 @@ class ConversationWorkflow(Workflow):
     async def retrieve(self, ctx: Context, ev: RetrieveEvent) -> GradeEvent:
         turn = await ctx.store.get("turn")
         prev = turn["history"][-1] if turn["history"] and turn["route"] == "REWRITE_THEN_RETRIEVE" else None
-        fuse = self.cp.fuse_previous == "always" or (self.cp.fuse_previous == "pronoun"
-                                                     and turn.get("rewrite_method") == "replace_pronoun")
+        method = turn.get("rewrite_method")
+        fuse = (self.cp.fuse_previous == "always"
+                or (self.cp.fuse_previous != "never" and method == "replace_pronoun")
+                or (self.cp.fuse_previous == "reference" and self.decider.refers_back(turn["user"], method)))
         context = (prev.get("rewritten_query") or prev.get("user")) if prev and fuse else None
         st = await self.agent.agather(ev.query, context=context)
         self._live(turn).states.append(st)

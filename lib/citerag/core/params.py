@@ -282,8 +282,10 @@ class ConversationParams(_Section):
     min_followup_coverage: float = Field(0.5, ge=0, le=1)
     # When a follow-up also retrieves with the previous standalone question prepended (fused by
     # rank): "pronoun" when the rewriter guessed what a pronoun refers to, so the evidence can
-    # settle it; "always" also pulls follow-ups that name their new subject back to the old one.
-    fuse_previous: Literal["never", "pronoun", "always"] = "pronoun"
+    # settle it; "reference" also when it left a follow-up as it was that refers back by a
+    # definite description and names nothing of its own ("… in the challenge step?"); "always"
+    # also pulls follow-ups that name their new subject back to the old one.
+    fuse_previous: Literal["never", "pronoun", "reference", "always"] = "reference"
     max_clarifications: int = Field(2, ge=1, le=5)      # clarifying questions per turn
 
     @field_validator("fuse_previous", mode="before")
