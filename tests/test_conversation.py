@@ -109,6 +109,15 @@ def test_router(decider, user, history, route):
     # the same head noun with another modifier: the previous question about this one
     ("and the annotate command?", "What does the auto-multiple-choice imprime command do?", "",
      ["What does the auto-multiple-choice annotate command do"]),
+    # ... or the same modifier with another head (the modifier, a hyphenated name the previous
+    # question already has, is not what changed)
+    ("and a key-derivation method?", "How does SP 800-227 define a key-derivation key?", "",
+     ["How does SP 800-227 define a key-derivation method"]),
+    # "the one on X": the previous question's noun before the same preposition, with X for its topic
+    ("and the one on subscripts?", "On which page of the manual does the section on rpn examples start?", "",
+     ["On which page of the manual does the section on subscripts start"]),
+    ("and the one on colors?", "What does the chapter on fonts say about Helvetica?", "",
+     ["What does the chapter on colors say about Helvetica"]),
     # a lone option, command or macro takes the place of the previous one with the same mark
     ("and --quiet?", "What does the --verbose flag of the packer do?", "",
      ["What does the --quiet flag of the packer do"]),

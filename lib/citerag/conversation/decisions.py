@@ -62,6 +62,9 @@ _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been)\s*$", re.I)
 # verb, not the thing it is about (after a preposition or article it is a noun: "… use for hashing")
 _WHAT_DOES = re.compile(r"^\s*what\s+(?:does|do|did|can|could|should|will|would|must|may)\b", re.I)
 
+# "the one on subscripts": "one" stands for a noun of the previous question, before the same preposition
+_ONE_PREP = re.compile(r"^\s*(?:the\s+)?ones?\s+(on|for|of|in|about|with|from|under)\s+(\S.*)$", re.I)
+_DO_AUX = re.compile(r"\b(?:does|do|did)\b", re.I)
 _WHICH_ONE = re.compile(r"\bwhich\s+(?:one|of\s+(?:them|these|those|the\s+two))\b", re.I)
 _COMPARATIVE = re.compile(r"\b(smaller|larger|bigger|faster|slower|shorter|longer|stronger|weaker|better|worse"
                           r"|more|less|fewer|higher|lower)\b", re.I)
@@ -330,7 +333,11 @@ class Decider:
             cond = re.sub(r"^\s*what\s+", "", frag, flags=re.I)
             return Rewrite(f"{prev_q.rstrip(' ?')} {cond}?", [f.entity] if f.entity else [], "add_condition")
         if ids and not question:
-            return self._substitute(prev_q, ids[0], f)
+            rw = self._substitute(prev_q, ids[0], f)
+            # a name the previous question already has ("and a key-derivation method?" after "… a
+            # key-derivation key?") is not what changed: the rest of the phrase is
+            if rw.query.rstrip(" ?").lower() != prev_q.rstrip(" ?").lower():
+                return rw
         there = locative_there(frag)
         place = (f.doc_scope or self._place(prev_q)) if there else None
         if place:
@@ -346,7 +353,8 @@ class Decider:
             if len(words) == 1 and len(frag.split()) <= 2:
                 return (self._swap_marked(prev_q, frag.split()[-1]) or self._swap_kin(prev_q, words[0])
                         or self._swap_last_word(prev_q, words[0]))
-            return self._swap_head(frag, prev_q) or self._template(frag, prev_q, f)
+            return (self._swap_complement(frag, prev_q) or self._swap_head(frag, prev_q)
+                    or self._template(frag, prev_q, f))
         return self._carry_scope(frag, ids, f)
 
     def refers_back(self, user: str, method: str | None) -> bool:
@@ -403,17 +411,48 @@ class Decider:
 
     def _swap_head(self, frag: str, prev_q: str) -> Rewrite | None:
         """A noun phrase whose head noun the previous question has, with another modifier ("and
-        the export command?" after "What does the import command do?"): the previous question
-        about this one."""
+        the export command?" after "What does the import command do?"), or whose modifier it has,
+        with another head: the previous question about this one."""
         np_ = re.sub(r"^\s*(?:(?:the|a|an)\s+)+", "", frag.strip(), flags=re.I).split()
         if not 2 <= len(np_) <= 4 or np_[-1].lower() in STOPWORDS:
             return None
         head = np_[-1]
         m = re.search(rf"(?<![\w-])([\w.-]+)\s+{re.escape(head)}(?![\w-])", prev_q, re.I)
-        if not m or m.group(1).lower() in STOPWORDS or m.group(1).lower() == np_[-2].lower():
+        if m and m.group(1).lower() not in STOPWORDS and m.group(1).lower() != np_[-2].lower():
+            q = prev_q[:m.start()] + " ".join(np_) + prev_q[m.end():]
+            return Rewrite(q.rstrip(" ?") + "?", [" ".join(np_)], "swap_modifier")
+        # ... or the same modifier with another head ("and a key-derivation method?" after "How
+        # does the guide define a key-derivation key?")
+        modifier = " ".join(np_[:-1])
+        m = re.search(rf"(?<![\w-]){re.escape(modifier)}\s+([\w-]+)(?![\w-])", prev_q, re.I)
+        if not m or m.group(1).lower() in STOPWORDS or m.group(1).lower() == head.lower():
             return None
         q = prev_q[:m.start()] + " ".join(np_) + prev_q[m.end():]
-        return Rewrite(q.rstrip(" ?") + "?", [" ".join(np_)], "swap_modifier")
+        return Rewrite(q.rstrip(" ?") + "?", [" ".join(np_)], "swap_head")
+
+    def _swap_complement(self, frag: str, prev_q: str) -> Rewrite | None:
+        """"the one on subscripts" after "On which page … does the section on rpn examples
+        start?": "one" is the previous question's noun before the same preposition ("section on"),
+        and the new words take the place of its old ones (the topic words after the preposition;
+        after "does …" the last of them is the question's verb, not one of them)."""
+        m = _ONE_PREP.match(frag)
+        if not m:
+            return None
+        prep, new = m.group(1), m.group(2).strip()
+        toks = prev_q.rstrip(" ?").split()
+        for i in range(1, len(toks) - 1):
+            if toks[i].lower() != prep.lower() or toks[i - 1].lower() in STOPWORDS:
+                continue
+            end = i + 1
+            while end < len(toks) and toks[end].lower() not in STOPWORDS and not toks[end].endswith(","):
+                end += 1
+            if end - (i + 1) > 1 and _DO_AUX.search(" ".join(toks[:i])):
+                end -= 1  # "… does the section on rpn examples start": "start" is the verb
+            if end == i + 1:
+                continue
+            q = " ".join([*toks[:i + 1], new, *toks[end:]])
+            return Rewrite(q + "?", [f"{toks[i - 1]} {prep} {new}"], "swap_complement")
+        return None
 
     def _swap_marked(self, prev_q: str, token: str) -> Rewrite | None:
         """A lone option, command or macro ("and -debug?", "and \\onecopy?") takes the place of the
