@@ -33,6 +33,16 @@ def test_hits_carry_per_stage_ranks_and_are_stable(retriever):
     assert a.hits[0].doc_id == "NIST.FIPS.204" and a.hits[0].start_page == 26
 
 
+def test_the_chunk_holding_the_questions_word_pairs_reaches_the_top_eight(retriever):
+    """'… for which values of d is the ByteDecode conversion one-to-one?': the chunk that says
+    "the bit length of q is 12" and "1 ≤ d ≤ 11" holds the question's word pairs ("bit length",
+    "values of d"); with the phrase feature at its default weight (1.0; 0.6 before) it is among
+    the eight hits, not just behind them."""
+    q = "What is the bit length of q in ML-KEM, and for which values of d is the ByteDecode conversion one-to-one?"
+    texts = [retriever.store.by_id[c].text for c in retriever.search(q, k=8).ids()]
+    assert any("bit length of q is 12" in t for t in texts), texts
+
+
 def test_filters_restrict_documents_and_pages(retriever):
     res = retriever.search("signature size", filters=Filters(doc_ids=("NIST.FIPS.205",), page_from=50, page_to=55))
     assert res.hits and all(h.doc_id == "NIST.FIPS.205" and h.end_page >= 50 and h.start_page <= 55

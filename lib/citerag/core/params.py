@@ -152,7 +152,7 @@ class RerankWeights(_Section):
     fused: float = Field(1.0, ge=0, le=100)       # RRF score, normalised to the best candidate
     dense: float = Field(1.0, ge=0, le=100)       # cosine similarity to the query
     identifier: float = Field(1.5, ge=0, le=100)  # share of the query's technical identifiers present
-    phrase: float = Field(0.6, ge=0, le=100)      # share of query bigrams present
+    phrase: float = Field(1.0, ge=0, le=100)      # share of query bigrams present (0.6 before; README)
     heading: float = Field(0.4, ge=0, le=100)     # query words in the heading path
     anchor: float = Field(1.5, ge=0, le=100)      # the chunk defines an Algorithm/Table/Section named
     mode: float = Field(0.5, ge=0, le=100)        # chunk kind matches the query's mode
