@@ -51,6 +51,11 @@ def test_refusal_contract_and_unknown_terms():
     assert unknown_terms("What must happen to a qubits ciphertext?", vocab, frozenset({"happen"})) == ["qubits"]
     # a word the corpus writes in another inflection is known ("disallowing" ← "disallowed")
     assert unknown_terms("When is disallowing due for Kyberish?", vocab | {"disallowed"}) == ["Kyberish"]
+    # ... and one it writes in the other spelling ("initialising" ← "initializing", "analysed" ←
+    # "analyze"): a British question over an American manual asks about nothing unknown
+    assert unknown_terms("Which address is set when initialising the colour ciphertext?",
+                         vocab | {"initializing", "color", "address"}) == []
+    assert unknown_terms("When is the signature analysed by Kyberish?", vocab | {"analyze"}) == ["Kyberish"]
     a = answer_from_evidence(analyse("How many qubits break ML-KEM-768?"), [], AnswerParams(), {}, vocab)
     assert (a.answer, a.refused, a.refusal_reason, a.citations) == (REFUSAL, True, "unknown_terms", [])
     a = answer_from_evidence(analyse("What is the ML-KEM-768 ciphertext size?"), [], AnswerParams(), {}, vocab)

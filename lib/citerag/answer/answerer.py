@@ -30,7 +30,7 @@ from citerag.answer.extractive import Draft, compose
 from citerag.answer.units import units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
-from citerag.text.inflect import ENDINGS, bases, hyphenations
+from citerag.text.inflect import ENDINGS, bases, hyphenations, spellings
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, function_words, token_set, tokenize
@@ -70,8 +70,9 @@ _ALNUM_NAME = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]+")  # letters and dig
 
 def _in_corpus(word: str, vocab: set[str]) -> bool:
     """The corpus writes the word in some inflection ("disallowing" is known from "disallowed",
-    "turn" from "turned": the word's own inflections as well as its bases') or with a hyphen
-    ("multiline" from "multi-line"). A name that mixes letters and digits ("ZETA3") is known only
+    "turn" from "turned": the word's own inflections as well as its bases'), in its British or
+    American spelling ("initialising" from "initializing"), or with a hyphen ("multiline" from
+    "multi-line"). A name that mixes letters and digits ("ZETA3") is known only
     whole: the corpus writing "3" does not make it known."""
     low = word.lower()
     if any(h in vocab for h in hyphenations(low)):  # "multi-line", "sha-256" for "sha256"
@@ -80,7 +81,8 @@ def _in_corpus(word: str, vocab: set[str]) -> bool:
         return low in vocab
     if token_set(word) & vocab:
         return True
-    return any(b + e in vocab for b in bases(low) | {low} for e in ENDINGS)
+    # … in its other spelling too: a question says "initialising", an American manual "initializing"
+    return any(b + e in vocab for v in spellings(low) for b in bases(v) | {v} for e in ENDINGS)
 
 
 def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:
