@@ -118,6 +118,9 @@ def test_router(decider, user, history, route):
      ["On which page of the manual does the section on subscripts start"]),
     ("and the one on colors?", "What does the chapter on fonts say about Helvetica?", "",
      ["What does the chapter on colors say about Helvetica"]),
+    # "its" after "the X property of Y" is X's, not Y's
+    ("what is its default?", "What does the barSpacing property of a VerticalBarChart do?", "",
+     ["barSpacing default"]),
     # a lone option, command or macro takes the place of the previous one with the same mark
     ("and --quiet?", "What does the --verbose flag of the packer do?", "",
      ["What does the --quiet flag of the packer do"]),

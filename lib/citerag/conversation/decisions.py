@@ -74,6 +74,10 @@ _PARAM_WORDS = re.compile(r"\b(size|sizes|length|bytes?|bits?|value|number|count
 _NAMED_KINDS = frozenset("scheme schemes algorithm algorithms candidate candidates standard signature parameter "
                          "option options command commands function functions method methods class classes tool tools "
                          "package packages module modules format formats product products version versions".split())
+# "the barSpacing property of a VerticalBarChart": a named member of something, which a later "its"
+# means (not the thing it belongs to)
+_NAMED_MEMBER = re.compile(r"\bthe\s+([\w.\\-]*[A-Za-z][\w.\\-]*)\s+(property|attribute|option|parameter|argument|field"
+                           r"|method|command|flag|variable|setting|macro|keyword|operator)\s+(?:of|in|for)\b", re.I)
 _ENTITY_SEEKING = re.compile(r"^\s*(?:which|what)\s+(\w+)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # Words that carry no topic: a message made only of these (and stopwords) is too unclear to search.
 _VAGUE = frozenset("""help me standard standards document documents doc docs explain tell about spec specs
@@ -212,6 +216,9 @@ class Decider:
             return Focus(params[-1], self._window(q, params[-1]), doc_scope)
         if ids:
             return Focus(ids[0], self._window(q, ids[0]), doc_scope)
+        member = _NAMED_MEMBER.search(q)
+        if member and member.group(1).lower() not in STOPWORDS:
+            return Focus(member.group(1), f"{member.group(1)} {member.group(2)}", doc_scope)
         phrase = self._last_phrase(q)
         return Focus(phrase, phrase, doc_scope)
 
