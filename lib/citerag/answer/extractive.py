@@ -167,8 +167,8 @@ def _without_date_heads(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnal
 
 
 _DEFINES_AFTER = r"\s*(?::|—|–|=|\(|\bis\b|\bare\b|\bmeans\b)"
-# How a passage defines the asked thing itself: "Near codewords are …", "seed: A bit string …". Not
-# "leading: leading." or "Computational cost: For P data points …": a table row or a label, whose
+# How a passage defines the asked thing itself: "Drift windows are …", "seed: A value …". Not
+# "margin: margin." or "Cost: For N points …": a table row or a label, whose
 # value need not say what the thing is.
 _DEFINES_SUBJECT = r"\s*(?:\bis\b|\bare\b|\bmeans\b|(?::|—|–)\s*(?:an?|the)\b)"
 
@@ -201,9 +201,9 @@ def names(qa: QueryAnalysis, ordinary: frozenset[str]) -> list[str]:
 
 def defines_name(text: str, wanted: list[str], subject: str = "") -> bool:
     """The passage opens by defining one of the names ("v: the score given …", "horiz: …") or the
-    thing a definition question asks about, after an article at most ("Near codewords are …", "A
-    static key is …", "seed: A bit string …"). Only that subject takes the article: "The NTT is …"
-    opens many passages that describe the NTT without saying what a question about it asks."""
+    thing a definition question asks about, after an article at most ("Drift windows are …", "A
+    static key is …", "seed: A value …"). Only that subject takes the article: "The scheduler is …"
+    opens many passages that describe the scheduler without saying what a question about it asks."""
     head = text.lstrip(" •-*#")
     return (any(re.match(rf"{re.escape(n)}\b{_DEFINES_AFTER}", head, re.I) for n in wanted)
             or bool(subject and re.match(rf"(?:(?:an?|the)\s+)?{re.escape(subject)}\b{_DEFINES_SUBJECT}", head, re.I)))
@@ -241,8 +241,8 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals:
     # A numbered section title over the passage says where it is: what "which section …" asks.
     located = "locator" in types and bool(_numbered_title(p))
     named = "list" in types and any(_has(p.text, w) for w in plurals)
-    # "What are near codewords?" reads as a list question too, but "Near codewords are error vectors
-    # of …" opens by defining the asked thing: that is the answer's shape, commas or not.
+    # "What are drift windows?" reads as a list question too, but "Drift windows are intervals of
+    # …" opens by defining the asked thing: that is the answer's shape, commas or not.
     defined = "definition" in types and defines_name(p.text, [], subject)
     return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym), float(located),
                float(named), float(defined))

@@ -51,7 +51,7 @@ _AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 _PRONOUN = re.compile(rf"\b({PERSONAL_PRONOUNS}|this|that|these|those)\b", re.I)
 _POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
 _PERSONAL = re.compile(rf"\b({PERSONAL_PRONOUNS})\b", re.I)
-# A definite description ("the challenge step", "the symmetric keys") presupposes a thing already
+# A definite description ("the second step", "the session keys") presupposes a thing already
 # under discussion.
 _DEFINITE = re.compile(r"\bthe\b", re.I)
 # "there" closing a follow-up points at the place the previous question asked about ("why is it
@@ -62,7 +62,7 @@ _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been)\s*$", re.I)
 # verb, not the thing it is about (after a preposition or article it is a noun: "… use for hashing")
 _WHAT_DOES = re.compile(r"^\s*what\s+(?:does|do|did|can|could|should|will|would|must|may)\b", re.I)
 
-# "the one on subscripts": "one" stands for a noun of the previous question, before the same preposition
+# "the one on tables": "one" stands for a noun of the previous question, before the same preposition
 _ONE_PREP = re.compile(r"^\s*(?:the\s+)?ones?\s+(on|for|of|in|about|with|from|under)\s+(\S.*)$", re.I)
 _DO_AUX = re.compile(r"\b(?:does|do|did)\b", re.I)
 _WHICH_ONE = re.compile(r"\bwhich\s+(?:one|of\s+(?:them|these|those|the\s+two))\b", re.I)
@@ -74,7 +74,7 @@ _PARAM_WORDS = re.compile(r"\b(size|sizes|length|bytes?|bits?|value|number|count
 _NAMED_KINDS = frozenset("scheme schemes algorithm algorithms candidate candidates standard signature parameter "
                          "option options command commands function functions method methods class classes tool tools "
                          "package packages module modules format formats product products version versions".split())
-# "the barSpacing property of a VerticalBarChart": a named member of something, which a later "its"
+# "the gapWidth property of a BarPlot": a named member of something, which a later "its"
 # means (not the thing it belongs to)
 _NAMED_MEMBER = re.compile(r"\bthe\s+([\w.\\-]*[A-Za-z][\w.\\-]*)\s+(property|attribute|option|parameter|argument|field"
                            r"|method|command|flag|variable|setting|macro|keyword|operator)\s+(?:of|in|for)\b", re.I)
@@ -341,8 +341,8 @@ class Decider:
             return Rewrite(f"{prev_q.rstrip(' ?')} {cond}?", [f.entity] if f.entity else [], "add_condition")
         if ids and not question:
             rw = self._substitute(prev_q, ids[0], f)
-            # a name the previous question already has ("and a key-derivation method?" after "… a
-            # key-derivation key?") is not what changed: the rest of the phrase is
+            # a name the previous question already has ("and a write-back policy?" after "… a
+            # write-back key?") is not what changed: the rest of the phrase is
             if rw.query.rstrip(" ?").lower() != prev_q.rstrip(" ?").lower():
                 return rw
         there = locative_there(frag)
@@ -367,11 +367,11 @@ class Decider:
     def refers_back(self, user: str, method: str | None) -> bool:
         """A follow-up the rewriter left as it was (no pronoun to resolve, no fragment to
         complete) that still refers back: it names nothing of its own and uses a definite
-        description ("and what does the verifier send in the challenge step?" after a question
-        about a protocol's commitment step). Its own words miss the earlier topic, so it also
-        retrieves with the previous question. One without ("and which requirements cover key
-        confirmation?") names its new topic and retrieves alone (seen pools: NIST +3, nothing lost;
-        fusing every such follow-up gained 4 and lost 1)."""
+        description ("and what does the server send in the second step?" after a question about a
+        handshake's first step). Its own words miss the earlier topic, so it also retrieves with
+        the previous question. One without ("and which options cover logging?") names its new
+        topic and retrieves alone (seen pools: 3 more turns right, none lost; fusing every such
+        follow-up gained 4 and lost 1)."""
         return (method in ("none", "carry_scope") and bool(_DEFINITE.search(user))
                 and not specific_identifiers(user, self.know))
 
@@ -428,8 +428,8 @@ class Decider:
         if m and m.group(1).lower() not in STOPWORDS and m.group(1).lower() != np_[-2].lower():
             q = prev_q[:m.start()] + " ".join(np_) + prev_q[m.end():]
             return Rewrite(q.rstrip(" ?") + "?", [" ".join(np_)], "swap_modifier")
-        # ... or the same modifier with another head ("and a key-derivation method?" after "How
-        # does the guide define a key-derivation key?")
+        # ... or the same modifier with another head ("and a cache policy?" after "How does the
+        # guide define a cache key?")
         modifier = " ".join(np_[:-1])
         m = re.search(rf"(?<![\w-]){re.escape(modifier)}\s+([\w-]+)(?![\w-])", prev_q, re.I)
         if not m or m.group(1).lower() in STOPWORDS or m.group(1).lower() == head.lower():
@@ -438,7 +438,7 @@ class Decider:
         return Rewrite(q.rstrip(" ?") + "?", [" ".join(np_)], "swap_head")
 
     def _swap_complement(self, frag: str, prev_q: str) -> Rewrite | None:
-        """"the one on subscripts" after "On which page … does the section on rpn examples
+        """"the one on tables" after "On which page … does the section on font sizes
         start?": "one" is the previous question's noun before the same preposition ("section on"),
         and the new words take the place of its old ones (the topic words after the preposition;
         after "does …" the last of them is the question's verb, not one of them)."""
@@ -454,7 +454,7 @@ class Decider:
             while end < len(toks) and toks[end].lower() not in STOPWORDS and not toks[end].endswith(","):
                 end += 1
             if end - (i + 1) > 1 and _DO_AUX.search(" ".join(toks[:i])):
-                end -= 1  # "… does the section on rpn examples start": "start" is the verb
+                end -= 1  # "… does the section on font sizes start": "start" is the verb
             if end == i + 1:
                 continue
             q = " ".join([*toks[:i + 1], new, *toks[end:]])

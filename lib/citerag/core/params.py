@@ -283,7 +283,7 @@ class ConversationParams(_Section):
     # When a follow-up also retrieves with the previous standalone question prepended (fused by
     # rank): "pronoun" when the rewriter guessed what a pronoun refers to, so the evidence can
     # settle it; "reference" also when it left a follow-up as it was that refers back by a
-    # definite description and names nothing of its own ("… in the challenge step?"); "always"
+    # definite description and names nothing of its own ("… in the second step?"); "always"
     # also pulls follow-ups that name their new subject back to the old one.
     fuse_previous: Literal["never", "pronoun", "reference", "always"] = "reference"
     max_clarifications: int = Field(2, ge=1, le=5)      # clarifying questions per turn
