@@ -338,12 +338,12 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
             chosen.append(stepped)
             continue
         describes = bool(_ASKS_WHAT_IT_DOES.match(part.text))
-        subject = (definition_subject(part.text) or "").strip(" ,;:")
-        defined_subject = subject if "definition" in part.types else ""
+        # the thing a definition part asks about ("drift windows"): a passage defining it answers it
+        subject = (definition_subject(part.text) or "").strip(" ,;:") if "definition" in part.types else ""
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym, plurals, describes,
                                         subject)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
-                          + (NAME_BONUS if defines_name(p.text, part_names, defined_subject) else 0.0)
+                          + (NAME_BONUS if defines_name(p.text, part_names, subject) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
                           + (PREDICATE_BONUS if "yesno" in part.types and states_predicate(part.text, p.text) else 0.0)
                           + (DEFAULT_BONUS if default and states_a_default(p.text) else 0.0)

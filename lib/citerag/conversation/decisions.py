@@ -341,9 +341,7 @@ class Decider:
             return Rewrite(f"{prev_q.rstrip(' ?')} {cond}?", [f.entity] if f.entity else [], "add_condition")
         if ids and not question:
             rw = self._substitute(prev_q, ids[0], f)
-            # a name the previous question already has ("and a write-back policy?" after "… a
-            # write-back key?") is not what changed: the rest of the phrase is
-            if rw.query.rstrip(" ?").lower() != prev_q.rstrip(" ?").lower():
+            if rw is not None:
                 return rw
         there = locative_there(frag)
         place = (f.doc_scope or self._place(prev_q)) if there else None
@@ -383,13 +381,19 @@ class Decider:
             return Rewrite(q, [ids[0]], "resolve_in_message")
         return Rewrite(text, [], "none")
 
-    def _substitute(self, prev_q: str, new: str, f: Focus) -> Rewrite:
+    def _substitute(self, prev_q: str, new: str, f: Focus) -> Rewrite | None:
+        """The previous question about the new identifier, in place of the old one of its family
+        (or of the focus entity), else with the new one appended. None when that changes nothing:
+        a name the previous question already has ("and a write-back policy?" after "… a write-back
+        key?") is not what changed, the rest of the phrase is."""
         olds = [i for i in specific_identifiers(prev_q, self.know) if _family(i) == _family(new)]
         target = olds[-1] if olds else (f.entity if f.entity and f.entity.lower() in prev_q.lower() else None)
         if target is None:
             q = f"{prev_q.rstrip(' ?')} for {new}?"
             return Rewrite(q, [new], "append_entity")
         q = re.sub(re.escape(target), lambda _m: new, prev_q, flags=re.I)
+        if q.rstrip(" ?").lower() == prev_q.rstrip(" ?").lower():
+            return None
         kept = self._window(q, new)
         return Rewrite(q, [new, *([kept] if kept != new else [])], "substitute_entity")
 
