@@ -118,6 +118,16 @@ def test_router(decider, user, history, route):
      ["On which page of the manual does the section on subscripts start"]),
     ("and the one on colors?", "What does the chapter on fonts say about Helvetica?", "",
      ["What does the chapter on colors say about Helvetica"]),
+    # "which one …" asks for the kind the previous question asked for, about its named subject
+    ("and which one re-generates the matrix A?", "Which function does K-PKE.Encrypt use to sample y?", "",
+     ["which function re-generates the matrix A", "K-PKE.Encrypt"]),
+    ("and which one sorts the rows by date?", "Which letter sorts the rows by name in the tally tool?", "",
+     ["which letter sorts the rows by date"]),
+    ("and which one is used for PRF there?", "Which hash function instantiates PRFmsg in FIPS 205?", "",
+     ["which hash function is used for PRF in FIPS 205"]),
+    # ... but a plural kind listed several, and "which one" picks among them
+    ("and which one will be retired?", "Which formats did the tool support in version 2?", "",
+     ["which one will be retired"]),
     # "its" after "the X property of Y" is X's, not Y's
     ("what is its default?", "What does the barSpacing property of a VerticalBarChart do?", "",
      ["barSpacing default"]),
@@ -356,3 +366,15 @@ def test_a_follow_up_referring_back_by_a_definite_description_retrieves_with_the
     ev2 = next(e for e in r2.trace if e["node"] == "retrieve")
     assert ev2["queries"] == [ev2["query"]], ev2["queries"]
     assert "RS6" in r2.answer, r2.answer
+
+
+def test_which_one_follow_up_asks_the_previous_kind_about_the_previous_subject(make_engine):
+    """'and which one re-generates the matrix A?' after 'Which function does K-PKE.Encrypt use to
+    sample y?' asks which *function* of *K-PKE.Encrypt*: the step calling SampleNTT answers it.
+    The validator knows 're-generates' from the corpus's 're-generate' (a compound in another
+    inflection), where it used to call the follow-up off topic."""
+    engine = make_engine()
+    engine.turn("one", "Which function does K-PKE.Encrypt use to sample y?")
+    r = engine.turn("one", "and which one re-generates the matrix A?")
+    assert "K-PKE.Encrypt" in r.rewritten_query and "function" in r.rewritten_query, r.rewritten_query
+    assert not r.refused and "SampleNTT" in r.answer, (r.refusal_reason, r.answer)

@@ -23,7 +23,8 @@ from dataclasses import asdict, dataclass, field
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
-from citerag.answer.asked import AUXILIARIES
+from citerag.answer.answerer import COMPOUND, written_compound
+from citerag.answer.asked import AUXILIARIES, asked_heads
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
@@ -181,6 +182,39 @@ def is_vague(text: str, know: CorpusKnowledge) -> bool:
 KIN_PREFIX = 4  # letters two names share at least to be kin ("MergeCols", "MergeRows")
 
 
+_ONE = re.compile(r"\b(?:which|what)\s+(one)\b", re.I)
+_WH_WORD = re.compile(r"\b(?:which|what)\s+", re.I)
+
+
+def name_one(frag: str, prev_q: str) -> str:
+    """"which one …" names the kind of thing the previous question asked for: "and which one
+    re-generates the key?" after "Which function does the encoder use to sample y?" asks which
+    *function*. The kind is the previous question's "which X" phrase up to its verb, the
+    follow-up's own verb or an auxiliary ("which letter sorts …" → letter), else its asked head
+    with the words that modify it ("which hash function instantiates …" → hash function). A
+    plural kind is left alone: "which one" then picks among the things the answer listed."""
+    m = _ONE.search(frag)
+    if not m:
+        return frag
+    after = frag[m.end():].split()
+    verbs = AUXILIARIES | ({after[0].lower()} if after else set())
+    kind = ""
+    w = _WH_WORD.search(prev_q)
+    if w:
+        words = prev_q[w.end():].split()[:4]
+        ends = [j for j, x in enumerate(words) if x.strip("?,.;:").lower() in verbs]
+        if ends and 1 <= ends[0] <= 3 and not {x.lower() for x in words[:ends[0]]} & STOPWORDS:
+            kind = " ".join(words[:ends[0]])
+    if not kind:
+        heads = asked_heads(prev_q)
+        kind = " ".join([*heads[0].modifiers, heads[0].word]) if heads else ""
+    # a plural kind ("Which candidates did …?") listed several: "which one" picks among them and
+    # the list is in the previous answer, not in the kind
+    if not kind or re.search(r"[^s]s$", kind, re.I):
+        return frag
+    return f"{frag[:m.start(1)]}{kind}{frag[m.end(1):]}"
+
+
 class Decider:
     """The deterministic decisions, holding the corpus facts they need (idf, phrase counts)."""
 
@@ -192,6 +226,7 @@ class Decider:
         self.kinds = _NAMED_KINDS | {k.lower() for k in self.know.profile.entity_kinds}
         self.corpus_low = "\n".join(c.text for c in store.chunks).lower()
         self.idf = idf
+        self.vocab = set(idf)
 
     # -- references ------------------------------------------------------------------------
 
@@ -333,6 +368,14 @@ class Decider:
         question = bool(_QUESTION.match(frag))
         if _WHICH_ONE.search(frag) and _COMPARATIVE.search(frag):
             return self._comparison(frag, answered)
+        named = name_one(frag, prev_q)
+        one_of = False
+        if named != frag:
+            # "which one …" asks about the previous question's own subject: the name its answer gave
+            # is a sibling of the one asked for now, not the subject
+            f = self.focus({"user": prev_q})
+            one_of = bool(f.entity) and bool(specific_identifiers(f.entity, self.know))
+            frag = named
         if _BARE_WH.match(frag) and _LEAD_WH.match(prev_q):  # "and where?": the same question, asked anew
             q = _LEAD_WH.sub(frag.strip().capitalize(), prev_q.rstrip(" ?"), count=1)
             return Rewrite(q + "?", [f.entity] if f.entity else [], "swap_question_word")
@@ -360,7 +403,7 @@ class Decider:
                         or self._swap_last_word(prev_q, words[0]))
             return (self._swap_complement(frag, prev_q) or self._swap_head(frag, prev_q)
                     or self._template(frag, prev_q, f))
-        return self._carry_scope(frag, ids, f)
+        return self._carry_scope(frag, ids, f, one_of)
 
     def refers_back(self, user: str, method: str | None) -> bool:
         """A follow-up the rewriter left as it was (no pronoun to resolve, no fragment to
@@ -512,10 +555,15 @@ class Decider:
         ent = specific_identifiers(prev_q, self.know)
         return Rewrite(" ".join(toks) + "?", [*ent[:1], word], "swap_last_word")
 
-    def _carry_scope(self, frag: str, ids: list[str], f: Focus) -> Rewrite:
+    def _carry_scope(self, frag: str, ids: list[str], f: Focus, any_name: bool = False) -> Rewrite:
+        """The previous document scope and parameter set (`any_name`: any named subject) when the
+        follow-up names none of its own."""
         q = self._scope(frag, f)
         carried = [f.doc_scope] if f.doc_scope and q != frag else []
-        if not ids and f.entity and self.know.is_variant(f.entity) and f.entity.lower() not in q.lower():
+        if any_name:  # a hyphenated word ("re-encrypts") is no subject of its own
+            ids = [i for i in ids if not i.islower()]
+        if (not ids and f.entity and (any_name or self.know.is_variant(f.entity))
+                and f.entity.lower() not in q.lower()):
             q = f"{q} for {f.entity}"
             carried.append(f.entity)
         return Rewrite(q + "?", carried, "carry_scope" if carried else "none")
@@ -583,7 +631,9 @@ class Decider:
             own = [t for t in dict.fromkeys(tokenize(plain))
                    if t not in STOPWORDS and t not in _VAGUE and not _QUESTION.match(t) and not t.isdigit()]
             have = token_set(cited + " " + answer_text.lower())
-            unwritten = [t for t in own if t not in self.idf and t not in have]
+            # a compound in another inflection is written ("re-encrypts" for "re-encrypt")
+            unwritten = [t for t in own if t not in have and t not in self.idf
+                         and not (COMPOUND.search(t) and written_compound(t, self.vocab, [cited]))]
             if unwritten:  # no text of the corpus can answer about a word it never writes
                 return Validation(False, True, False, "off_topic",
                                   f"the follow-up asks about words the documents never write: {', '.join(unwritten)}")
