@@ -1143,6 +1143,23 @@ def test_the_function_an_algorithm_calls_is_answered_from_its_step(agents, quest
     answered(agents, "default", question, needs)
 
 
+@pytest.mark.parametrize("question, needs", [
+    ("In ML-DSA.Sign_internal, which counter is initialized?", "initialize counter κ"),
+    # a later part's step, after the first part quoted the algorithm's title with its own step
+    ("What does hash_slh_sign return if the context string is too long, and which lines are skipped for "
+     "the deterministic variant?", "skip lines 4 through 7"),
+])
+def test_a_detail_an_algorithm_states_in_one_step_is_answered_from_that_step(agents, question, needs):
+    """The step's code or comment states all the part asks ("4: … ▷ skip lines 4 through 7 for the
+    deterministic variant"); before, prose describing the algorithm as a whole answered."""
+    answered(agents, "default", question, needs)
+
+
+def test_what_an_algorithm_does_is_not_answered_by_one_of_its_steps(agents):
+    r = ask(agents, "default", "What does ML-DSA.Sign_internal do?")
+    assert not r.answer.refused and "outputs a signature" in r.answer.answer, r.answer.answer
+
+
 @pytest.mark.parametrize("corpus, question, page", [
     ("default", "Which section of SP 800-227 gives a KEM from Diffie-Hellman?", "NIST.SP.800-227::p7::"),
     ("default", "Which section of IR 8547 covers hybrid key-establishment techniques?", "NIST.IR.8547.ipd::p6::"),

@@ -328,7 +328,10 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         default = asks_default(part.text)
         plurals = tuple(h.word for h in heads if h.word.endswith("s") and not h.type)
         # an algorithm's step answers what it returns under a condition or which function it calls
-        stepped = _return_under(part.text, all_units, idf) or _called_by(part.text, qa.text, all_units, idf)
+        stepped = (_return_under(part.text, all_units, idf) or _called_by(part.text, qa.text, all_units, idf)
+                   or _step_stating(part.text, qa.text, all_units, idf))
+        if stepped is not None and stepped.units[0].kind == "title" and _overlaps(Passage(stepped.units[:1]), chosen):
+            stepped = Passage(stepped.units[1:])  # another part already quotes the algorithm's title
         if stepped is not None and not any(u in c.units for c in chosen for u in stepped.units):
             top = score(f"{stepped.head.group} {stepped.text}")
             best_overall = max(best_overall, top)
@@ -486,14 +489,40 @@ def _called_by(part: str, question: str, all_units: list[Unit], idf: dict[str, f
     counts in its parts ("Sample Poly CBD")."""
     if not _WHICH_CALLEE.search(part):
         return None
+    return _best_step(part, question, all_units, idf, CALL_PURPOSE_SHARE, calls=True)
+
+
+# Share of a part's (idf-weighted) own words one step, with the loop or "if" lines above it, must
+# state to answer the part by itself.
+STEP_SHARE = 0.8
+
+
+def _step_stating(part: str, question: str, all_units: list[Unit], idf: dict[str, float]) -> Passage | None:
+    """The step of an algorithm the question names that states nearly all the part asks about,
+    in its code or its comment ("which lines are skipped for the deterministic variant?" →
+    "4: … ▷ skip lines 4 through 7 for the deterministic variant"; "which bytes of the input are j
+    and i?" → "6: … ▷ j and i are bytes 33 and 34 of the input"). Steps are never prose
+    candidates, and the prose around an algorithm describes it as a whole. A part asking what
+    the algorithm does, or for its steps, is answered by the algorithm, not one step."""
+    if _ASKS_WHAT_IT_DOES.match(part) or re.search(r"steps", part, re.I):
+        return None
+    return _best_step(part, question, all_units, idf, STEP_SHARE, calls=False)
+
+
+def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, float], min_share: float,
+               calls: bool) -> Passage | None:
+    """The step (with the loop or "if" lines above it) of an algorithm the part, or else the
+    question, names that states the largest idf-weighted share (≥ `min_share`) of the part's own
+    words: not the names, nor (`calls`) the words asking for a call, whose callee's name then
+    counts in its parts. A one-letter variable of the part counts as a word."""
     names = _code_names(part) or _code_names(question)
     if not names:
         return None
     said = {n.lower() for n in names} | {w for n in names for w in content_words(_name_words(n))}
-    # a one-letter variable is what the call computes ("sample y", "the matrix A")
+    # a one-letter variable is what the step computes ("sample y", "the matrix A")
     letters = re.findall(r"(?<![\w.-])([B-HJ-Zb-z])(?![\w.-])", part)
-    words = [w for w in dict.fromkeys(content_words(part)) if w not in _CALLING and w not in said]
-    if not words:
+    words = [w for w in dict.fromkeys(content_words(part)) if w not in said and not (calls and w in _CALLING)]
+    if not words or (not calls and len(words) + len(letters) < 2):
         return None
     weight = idf_weights([*words, *letters], idf)
     best: tuple[float, int, Passage] | None = None
@@ -502,7 +531,7 @@ def _called_by(part: str, question: str, all_units: list[Unit], idf: dict[str, f
             continue
         callees = [c for c in _CALL.findall(u.text) if c.lower() not in _CONTROL
                    and not any(c.lower() == n.lower() for n in names)]
-        if not callees:
+        if calls and not callees:
             continue
         above = []
         for prev in reversed(all_units[max(0, i - 3):i]):
@@ -513,7 +542,7 @@ def _called_by(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         stated = [w for w in words if says_word(w, text)]
         stated += [v for v in letters if re.search(rf"(?<![\w.]){v}(?![\w.])", u.text)]
         share = weighted_share(weight, stated)
-        if share >= CALL_PURPOSE_SHARE and (best is None or share > best[0]):
+        if share >= min_share and (best is None or share > best[0]):
             best = (share, -i, _with_title([*above, u], all_units))
     return best[2] if best else None
 
