@@ -117,3 +117,5 @@ def test_blind_labels_hold_on_the_pdfs(corpus_params):
             assert verify_questions(load_questions(data / blind / "questions.jsonl"), pages, texts) == []
             if (data / blind / "conversations.jsonl").is_file():  # blind3 to blind8, blind10 and blind11 have questions only
                 assert verify_conversations(load_conversations(data / blind / "conversations.jsonl"), pages) == []
+        if (data / "code-dev" / "questions.jsonl").is_file():  # the manuals' code-example dev set
+            assert verify_questions(load_questions(data / "code-dev" / "questions.jsonl"), pages, texts) == []
