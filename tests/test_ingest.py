@@ -86,3 +86,30 @@ def test_layout_sessions_keep_the_arena_and_change_no_page(pdf_factory):
     opts = ort.SessionOptions()
     opts.enable_cpu_mem_arena = False
     assert ort.InferenceSession(str(model), opts).get_session_options().enable_cpu_mem_arena
+
+
+def test_respace_spaces_glued_runs_as_the_plain_text_writes_them():
+    from citerag.build.ingest import respace
+
+    plain = "# Make the x-axis be 5 cm long.\nset x size 5\nthe message theme\n"
+    layout = "```\n#Makethex-axisbe5cmlong.\nsetxsize5\n```\nthe message theme themessage"
+    out = respace(layout, plain)
+    assert "# Make the x-axis be 5 cm long." in out and "set x size 5" in out
+    # a word the plain text writes whole is never split ("theme" is not "the me…"), and a run
+    # the plain text does not hold at word boundaries stays as it is
+    assert out.endswith("the message theme the message") and respace("sizeset5x", plain) == "sizeset5x"
+
+
+def test_layout_extraction_of_glued_code_is_respaced_only_when_asked():
+    """Gri's manual sets its code examples in a monospaced font whose spaces the layout extractor
+    drops ("setxsize5"); `ingest.respace` restores them from the page's plain text."""
+    from citerag.build.ingest import _extract_layout
+    from citerag.core.paths import repo_root
+
+    src = repo_root().parent / "shared" / "corpus" / "tech-manuals" / "gri.pdf"
+    with pymupdf.open(src) as doc:
+        doc.select([75])  # physical page 76: the command file of a TS diagram example
+        glued = _extract_layout(doc)[0]
+        spaced = _extract_layout(doc, respaced=True)[0]
+    assert "setsymbolsize0.03" in glued and "set symbol size 0.03" not in glued
+    assert "set symbol size 0.03" in spaced and "draw isopycnal 26.50 unlabelled" in spaced

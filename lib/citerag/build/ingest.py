@@ -11,7 +11,9 @@ import contextlib
 import io
 import json
 import os
+import re
 import time
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -84,7 +86,7 @@ def _layout_model(image: bool):
     return DocumentLayoutAnalyzer.get_model(feature_set_name="imf+rf" if image else "rf")
 
 
-def _extract_layout(doc: pymupdf.Document, image: bool = True) -> list[str]:
+def _extract_layout(doc: pymupdf.Document, image: bool = True, respaced: bool = False) -> list[str]:
     """Markdown per page via pymupdf4llm (headings marked, tables as rows). No OCR.
 
     Heading levels come from statistics over the whole document, so a document is extracted
@@ -102,7 +104,46 @@ def _extract_layout(doc: pymupdf.Document, image: bool = True) -> list[str]:
         chunks = pymupdf4llm.to_markdown(
             doc, page_chunks=True, show_progress=False, use_ocr=OCRMode.NEVER
         )
-    return [c["text"] for c in chunks]
+    if not respaced:
+        return [c["text"] for c in chunks]
+    # The layout extractor drops the spaces of some monospaced text ("setxsize5" for "set x size
+    # 5"); the page's plain text has them.
+    return [respace(c["text"], page.get_text()) for c, page in zip(chunks, doc)]
+
+
+# A run this long without a space may be words the extraction glued together.
+_RUN = re.compile(r"\S{6,}")
+
+
+def respace(layout: str, plain: str) -> str:
+    """The layout text with each glued run of words ("#Makethex-axisbe5cmlong;") spaced as the
+    plain text of the same page writes it. A run counts as glued when the plain text never
+    writes it as one word but writes it as consecutive whole words: it must start and end at word
+    boundaries there, so a real word ("theme") never matches across two ("the message")."""
+    words = [unicodedata.normalize("NFKC", w) for w in plain.split()]
+    known = set(words)
+    starts: dict[int, int] = {}
+    ends: dict[int, int] = {}
+    pos = 0
+    for i, w in enumerate(words):
+        starts[pos] = i
+        pos += len(w)
+        ends[pos] = i
+    stream = "".join(words)
+
+    def spaced(m: re.Match) -> str:
+        run = unicodedata.normalize("NFKC", m.group(0))
+        if run in known:
+            return m.group(0)
+        i = stream.find(run)
+        while i >= 0:
+            j = i + len(run)
+            if i in starts and j in ends and ends[j] > starts[i]:
+                return " ".join(words[starts[i]:ends[j] + 1])
+            i = stream.find(run, i + 1)
+        return m.group(0)
+
+    return _RUN.sub(spaced, layout)
 
 
 def _extract_text(doc: pymupdf.Document) -> list[str]:
@@ -117,7 +158,7 @@ def _extract_text(doc: pymupdf.Document) -> list[str]:
 def extract(path: Path, params: IngestParams) -> list[str]:
     with _pymupdf().open(path, filetype="pdf") as doc:
         if params.extractor == "layout":
-            return _extract_layout(doc, params.layout_image)
+            return _extract_layout(doc, params.layout_image, params.respace)
         return _extract_text(doc)
 
 
