@@ -1143,6 +1143,17 @@ def test_the_function_an_algorithm_calls_is_answered_from_its_step(agents, quest
     answered(agents, "default", question, needs)
 
 
+def test_at_a_minimum_is_an_idiom_not_a_number_question(agents):
+    """"At a minimum" / "at the maximum" say "at least" / "at most": the question asks for no
+    number or limit. Before, the sentence stating what is accepted lost to one with digits (NIST),
+    or the answer was refused as never stating 'a limit (maximum or minimum)' (manuals)."""
+    assert "number" not in answer_types("At a minimum, what does the codec accept as input?")
+    assert "number" in answer_types("What is the minimum tag length?")
+    answered(agents, "default", "What does KeyCombine accept as input at a minimum?", "two shared secrets")
+    r = ask(agents, "tech-manuals", "At a minimum, which methods must a Flowable provide?")
+    assert not r.answer.refused, r.answer.notes
+
+
 @pytest.mark.parametrize("question, needs", [
     ("In ML-DSA.Sign_internal, which counter is initialized?", "initialize counter κ"),
     # a later part's step, after the first part quoted the algorithm's title with its own step

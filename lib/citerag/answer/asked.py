@@ -51,10 +51,14 @@ _MODALS = "must|should|can|could|may|might|will|would|shall"
 # Words that open a noun phrase: after a word in -s they make it a verb ("resets a counter").
 _DETERMINER = r"(?:a|an|the|its|their|each|every|all|any|both|some|no)\b"
 
+# "at a minimum" / "at the maximum" as an adverb ("at least", "at most")
+_NOT_IDIOM = r"(?<!\bat a )(?<!\bat the )(?<!\bat )"
+
 TYPES: dict[str, re.Pattern[str]] = {
     "expansion": re.compile(r"\b(stands? for|acronym|abbreviat\w*|short for)\b", re.I),
-    "number": re.compile(r"\b(how (many|much|large|big|long|small)|maximum|minimum|size|sizes|number of|"
-                         r"what value|length|bytes|bits|limit|count|cost|price|per second)\b", re.I),
+    # ("at a minimum, what does X accept" asks what X accepts: the idiom asks for no number)
+    "number": re.compile(rf"\b(how (many|much|large|big|long|small)|{_NOT_IDIOM}(?:maximum|minimum)|size|sizes|"
+                         r"number of|what value|length|bytes|bits|limit|count|cost|price|per second)\b", re.I),
     # "how often": a frequency ("every five years", "twice a day"), which need not be written in digits
     "frequency": re.compile(r"\bhow often\b", re.I),
     # "when is X called", "when must it be destroyed": a circumstance, not a date ("when was",
@@ -91,7 +95,7 @@ STRICT: dict[str, re.Pattern[str]] = {
                            r"\bhow much time\b", re.I),
     # "what is the maximum number of rows": a limit, which the documents state as one; a count of
     # something else ("a number of rows at the top") does not answer it.
-    "limit": re.compile(r"\b(?:maximum|minimum)\b", re.I),
+    "limit": re.compile(rf"\b{_NOT_IDIOM}(?:maximum|minimum)\b", re.I),
     # "how many signatures per second": a rate, which the documents state per a unit of time
     "rate": re.compile(_PER_TIME, re.I),
 }
