@@ -1143,6 +1143,14 @@ def test_the_function_an_algorithm_calls_is_answered_from_its_step(agents, quest
     answered(agents, "default", question, needs)
 
 
+def test_a_sentence_that_draws_its_conclusion_keeps_the_sentence_it_concludes_from(agents):
+    """"Users shall, therefore, guard against the disclosure of these values." says which values
+    only through the sentence before it ("… the secrecy of several values, including … the
+    decapsulation key …"); the passage takes it in front, as it does for a sentence opening
+    with "Therefore," or "In this case,"."""
+    answered(agents, "default", "What must users of ML-KEM guard against disclosing?", "decapsulation key")
+
+
 def test_at_a_minimum_is_an_idiom_not_a_number_question(agents):
     """"At a minimum" / "at the maximum" say "at least" / "at most": the question asks for no
     number or limit. Before, the sentence stating what is accepted lost to one with digits (NIST),

@@ -623,6 +623,11 @@ _LEANS_BACK = re.compile(r"^(?:in (?:this|that|such an?|these|those|either|both)
                          r"for this reason|this is why|that is why)\b", re.I)
 
 
+# A sentence whose subject points at what the sentence before it names ("Users shall, therefore,
+# guard against the disclosure of these values.").
+_POINTS_BACK = re.compile(r"^\w+(?: \w+)? (?:shall|must|should|will|can|may)\s*,?\s*(?:therefore|thus|hence)\b", re.I)
+
+
 def with_antecedent(p: Passage, all_units: list[Unit], position: dict[int, int]) -> Passage:
     """A passage that opens by leaning on the sentence before it ("In this scenario, the client's key
     is said to be ephemeral.", "Hence, X should only be run on trusted inputs.") keeps that
@@ -631,7 +636,8 @@ def with_antecedent(p: Passage, all_units: list[Unit], position: dict[int, int])
     for _ in range(MAX_ANTECEDENTS):  # "In that case, … . In this scenario, …": follow the chain back
         i = position[id(units[0])]
         prev = all_units[i - 1] if i else None
-        if prev is None or not _LEANS_BACK.match(units[0].text) or prev in units or \
+        if prev is None or not (_LEANS_BACK.match(units[0].text) or _POINTS_BACK.search(units[0].text)) \
+                or prev in units or \
                 not _sentence_beside(prev, units[0]):
             break
         units.insert(0, prev)
