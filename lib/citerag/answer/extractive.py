@@ -499,12 +499,12 @@ STEP_SHARE = 0.8
 
 def _step_stating(part: str, question: str, all_units: list[Unit], idf: dict[str, float]) -> Passage | None:
     """The step of an algorithm the question names that states nearly all the part asks about,
-    in its code or its comment ("which lines are skipped for the deterministic variant?" →
-    "4: … ▷ skip lines 4 through 7 for the deterministic variant"; "which bytes of the input are j
-    and i?" → "6: … ▷ j and i are bytes 33 and 34 of the input"). Steps are never prose
-    candidates, and the prose around an algorithm describes it as a whole. A part asking what
-    the algorithm does, or for its steps, is answered by the algorithm, not one step."""
-    if _ASKS_WHAT_IT_DOES.match(part) or re.search(r"steps", part, re.I):
+    in its code or its comment ("which lines are skipped in the fast mode?" → "3: … ▷ skip lines
+    3 to 5 in the fast mode"; "which bytes of the header are p and q?" → "7: … ▷ p and q are
+    bytes 9 and 10 of the header"). Steps are never prose candidates, and the prose around an
+    algorithm describes it as a whole. A part asking what the algorithm does, or for its steps,
+    is answered by the algorithm, not one step."""
+    if _ASKS_WHAT_IT_DOES.match(part) or re.search(r"\bsteps\b", part, re.I):
         return None
     return _best_step(part, question, all_units, idf, STEP_SHARE, calls=False)
 
@@ -623,8 +623,8 @@ _LEANS_BACK = re.compile(r"^(?:in (?:this|that|such an?|these|those|either|both)
                          r"for this reason|this is why|that is why)\b", re.I)
 
 
-# A sentence whose subject points at what the sentence before it names ("Users shall, therefore,
-# guard against the disclosure of these values.").
+# A sentence whose subject points at what the sentence before it names ("Operators shall,
+# therefore, rotate these tokens.").
 _POINTS_BACK = re.compile(r"^\w+(?: \w+)? (?:shall|must|should|will|can|may)\s*,?\s*(?:therefore|thus|hence)\b", re.I)
 
 

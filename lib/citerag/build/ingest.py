@@ -106,8 +106,8 @@ def _extract_layout(doc: pymupdf.Document, image: bool = True, respaced: bool = 
         )
     if not respaced:
         return [c["text"] for c in chunks]
-    # The layout extractor drops the spaces of some monospaced text ("setxsize5" for "set x size
-    # 5"); the page's plain text has them.
+    # The layout extractor drops the spaces of some monospaced text ("savefileas2" for "save file
+    # as 2"); the page's plain text has them.
     return [respace(c["text"], page.get_text()) for c, page in zip(chunks, doc)]
 
 
@@ -116,7 +116,7 @@ _RUN = re.compile(r"\S{6,}")
 
 
 def respace(layout: str, plain: str) -> str:
-    """The layout text with each glued run of words ("#Makethex-axisbe5cmlong;") spaced as the
+    """The layout text with each glued run of words ("#Openthelogfilefirst;") spaced as the
     plain text of the same page writes it. A run counts as glued when the plain text never
     writes it as one word but writes it as consecutive whole words: it must start and end at word
     boundaries there, so a real word ("theme") never matches across two ("the message")."""

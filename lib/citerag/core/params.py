@@ -67,7 +67,7 @@ class IngestParams(_Section):
     # takes about a third of the time.
     layout_image: bool = True
     # layout only: re-space runs of words the layout extractor glued together in monospaced code
-    # ("setxsize5" → "set x size 5") from the page's plain text. Opt-in: code examples become
+    # ("savefileas2" → "save file as 2") from the page's plain text. Opt-in: code examples become
     # retrievable (code questions R@8 0.43 → 0.79) but the seen question pools lose a little
     # (README, "Measured and dropped").
     respace: bool = False
