@@ -118,13 +118,13 @@ def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[
     "DER-encoded")."""
     words = [m.group(0) for m in _WORD.finditer(question)]
     absent = [w for w in words if len(w) >= 3 and w.lower() not in STOPWORDS and w.lower() not in QUESTION_FRAME
-              and not (written_compound(w, vocab, texts) if COMPOUND.search(w) else _in_corpus(w, vocab))]
+              and not (written_compound(w, vocab, texts) if _COMPOUND.search(w) else _in_corpus(w, vocab))]
     # a function word ("Besides testing, …", "… happen to it afterwards?") names nothing asked about;
     # the list is loaded only when some word is absent
     return [w for w in absent if w.lower() not in function_words()] if absent else []
 
 
-COMPOUND = re.compile(r"\w[-_./]\w")
+_COMPOUND = re.compile(r"\w[-_./]\w")
 
 # Words that make a compound adjective of any word before them.
 _SUFFIX_WORDS = frozenset("based like style related specific compatible aware free only level wide oriented "
@@ -132,8 +132,11 @@ _SUFFIX_WORDS = frozenset("based like style related specific compatible aware fr
 
 
 def written_compound(word: str, vocab: set[str], texts: list[str]) -> bool:
-    """The corpus writes the compound as one token in some inflection ("re-encrypts"), or the
-    texts write its parts in a row, the last in any inflection ("DER encoding")."""
+    """The word is a compound, and the corpus writes it as one token in some inflection
+    ("re-encrypts"), or the texts write its parts in a row, the last in any inflection ("DER
+    encoding")."""
+    if not _COMPOUND.search(word):
+        return False
     toks = tokenize(word)
     whole = toks[0] if toks else word.lower()
     if whole in vocab or any(b + e in vocab for b in bases(whole) for e in ENDINGS):
@@ -337,7 +340,7 @@ def ends_on(question: str, absent: list[str]) -> list[str]:
     ("line-thickness": its parts may be written apart), nor the word a question word asks for."""
     words = [m for m in _WORD.finditer(question)
              if m.group(0).lower() not in STOPWORDS and m.group(0).lower() not in QUESTION_FRAME]
-    if not words or words[-1].group(0) not in absent or COMPOUND.search(words[-1].group(0)):
+    if not words or words[-1].group(0) not in absent or _COMPOUND.search(words[-1].group(0)):
         return []
     # … unless it is what a question word asks for ("and which edition?", "and who wrote it?")
     asked_for = re.search(r"\b(?:who|whom|whose|what|which)\s+$", question[: words[-1].start()], re.I)

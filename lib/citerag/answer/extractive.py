@@ -330,9 +330,9 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         # an algorithm's step answers what it returns under a condition or which function it calls
         stepped = (_return_under(part.text, all_units, idf) or _called_by(part.text, qa.text, all_units, idf)
                    or _step_stating(part.text, qa.text, all_units, idf))
-        if stepped is not None and stepped.units[0].kind == "title" and _overlaps(Passage(stepped.units[:1]), chosen):
+        if stepped is not None and stepped.head.kind == "title" and any(stepped.head in c.units for c in chosen):
             stepped = Passage(stepped.units[1:])  # another part already quotes the algorithm's title
-        if stepped is not None and not any(u in c.units for c in chosen for u in stepped.units):
+        if stepped is not None and not _overlaps(stepped, chosen):
             top = score(f"{stepped.head.group} {stepped.text}")
             best_overall = max(best_overall, top)
             scores.append(top)
@@ -636,9 +636,8 @@ def with_antecedent(p: Passage, all_units: list[Unit], position: dict[int, int])
     for _ in range(MAX_ANTECEDENTS):  # "In that case, … . In this scenario, …": follow the chain back
         i = position[id(units[0])]
         prev = all_units[i - 1] if i else None
-        if prev is None or not (_LEANS_BACK.match(units[0].text) or _POINTS_BACK.search(units[0].text)) \
-                or prev in units or \
-                not _sentence_beside(prev, units[0]):
+        if prev is None or not (_LEANS_BACK.match(units[0].text) or _POINTS_BACK.match(units[0].text)) \
+                or prev in units or not _sentence_beside(prev, units[0]):
             break
         units.insert(0, prev)
     return Passage(units) if len(units) > len(p.units) else p

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
-from citerag.answer.answerer import COMPOUND, written_compound
+from citerag.answer.answerer import written_compound
 from citerag.answer.asked import AUXILIARIES, asked_heads
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
@@ -226,7 +226,6 @@ class Decider:
         self.kinds = _NAMED_KINDS | {k.lower() for k in self.know.profile.entity_kinds}
         self.corpus_low = "\n".join(c.text for c in store.chunks).lower()
         self.idf = idf
-        self.vocab = set(idf)
 
     # -- references ------------------------------------------------------------------------
 
@@ -633,7 +632,7 @@ class Decider:
             have = token_set(cited + " " + answer_text.lower())
             # a compound in another inflection is written ("re-encrypts" for "re-encrypt")
             unwritten = [t for t in own if t not in have and t not in self.idf
-                         and not (COMPOUND.search(t) and written_compound(t, self.vocab, [cited]))]
+                         and not written_compound(t, self.idf.keys(), [cited])]
             if unwritten:  # no text of the corpus can answer about a word it never writes
                 return Validation(False, True, False, "off_topic",
                                   f"the follow-up asks about words the documents never write: {', '.join(unwritten)}")
