@@ -93,3 +93,26 @@ def test_each_table_keeps_its_own_caption_above_or_below(below):
                     assert caption == captions[name], (target, c.text)
                     seen.add(name)
         assert seen == set(captions)
+
+
+def test_split_algorithm_repeats_its_title_and_keeps_its_description_and_late_steps():
+    """A long algorithm split over chunks repeats its title line in every piece, so a later
+    piece's steps still say which algorithm they belong to (for retrieval and the answer's step
+    units). The bold line under the title that the layout sets as a heading is the algorithm's
+    description, not a section, and a numbered step the layout set apart without pseudocode
+    ("5: T.setMode( q )") continues the algorithm."""
+    steps = "\n\n".join(f"{i}: acc{i} ← Mix(acc{i - 1}, w[{i}]) ▷ fold word {i} into the tally" for i in range(1, 5))
+    late = "\n".join(f"{i}: acc{i} ← Mix(acc{i - 1}, w[{i}]) ▷ fold word {i} into the tally" for i in range(6, 30))
+    page = CleanPage("DOC", 1, "## 3. Folding\n\n" + PARA + "\n\n##### Algorithm 7 fold_words(w)\n\n"
+                     "##### Folds a word list into one tally.\n\n- Input : word list w .\n\n- Output : tally t .\n\n"
+                     + steps + "\n\n5: T.setMode( q )\n\n" + late + "\n30: return acc29")
+    chunks = chunk_pages([page], ChunkParams(target_chars=600, overlap_chars=0, min_chars=100))
+    algo = [c for c in chunks if "algorithm" in c.kinds]
+    assert len(algo) > 2
+    for c in algo:
+        assert "Algorithm 7 fold_words(w)" in c.text.split("\n")[:3]
+    assert all(c.heading_path == ["3. Folding"] for c in chunks)  # the description opened no section
+    assert "Algorithm 7 fold_words(w)\nFolds a word list into one tally." in algo[0].text
+    body = "\n".join(c.text for c in algo)
+    assert "5: T.setMode( q )" in body and "30: return acc29" in body
+    assert not [c for c in chunks if "5: T.setMode" in c.text and "algorithm" not in c.kinds]

@@ -58,3 +58,10 @@ def test_running_headers_footers_and_page_numbers_removed():
     for p in out:
         assert "FIPS 203" not in p.text and "MODULE-LATTICE" not in p.text
         assert p.text == f"Body text of page {p.page} unique{p.page}."
+
+
+def test_later_algorithm_steps_merged_on_one_line_are_split_from_their_own_number():
+    """The layout merges the later steps of a long algorithm too; the run starts at the number
+    the line opens with, and a number out of order ("… x 3: y") stays inside its step."""
+    out = split_algorithm_steps("10: while t = ⊥ do 11: y ← Pick(s, 3: 4) 12: t ← Check(y) 13: end while")
+    assert out.split("\n") == ["10: while t = ⊥ do", "11: y ← Pick(s, 3: 4)", "12: t ← Check(y)", "13: end while"]

@@ -22,8 +22,8 @@ from citerag.build.clean import CleanPage
 from citerag.core.params import ChunkParams
 from citerag.core.types import Location
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO_START
+from citerag.text.patterns import STEP_LINE, is_step_block
 from citerag.text.patterns import TABLE_CAPTION as _TABLE_CAPTION
-from citerag.text.patterns import is_step_block
 from citerag.text.sentences import split_prose
 
 _HEADING_MD = re.compile(r"^(#{1,6})\s+(.*)$")
@@ -164,21 +164,33 @@ def _units(blocks: list[Block]) -> list[_Unit]:
             prev.parts.append(b)
         elif prev and prev.kind == "table" and not prev.closed and b.kind == "table":
             prev.parts.append(b)  # a table continued on the next page
-        elif prev and prev.kind == "algorithm" and b.kind in ("algorithm", "paragraph", "list") \
-                and not _ALGO_START.match(b.text) and (
-                    b.kind == "algorithm" or b.text.startswith(("Input", "Output"))
-                    or len(prev.parts) == 1):
-            prev.parts.append(b)
+        elif prev and prev.kind == "algorithm" and b.kind in ("algorithm", "paragraph", "list", "heading") \
+                and not _ALGO_START.match(b.text) and not (b.kind == "heading" and _NUMBERED.match(b.text)) and (
+                    b.kind == "algorithm" or b.text.lstrip("-• ").startswith(("Input", "Output"))
+                    or len(prev.parts) == 1 or _next_step(prev, b)):
+            # the line under an algorithm's title describes it, even when set as a heading (a
+            # numbered heading, "5.4 Pre-Hash …", opens a section instead)
+            prev.parts.append(b if b.kind != "heading" else Block("paragraph", b.text, b.page))
         else:
             units.append(_Unit(b.kind, [b]))
     return units
+
+
+def _next_step(unit: _Unit, b: Block) -> bool:
+    """The block opens with the step after the algorithm's last one ("5: X.setMode( y )" after
+    "4: end for"): a step line without pseudocode that the layout set apart still belongs."""
+    last = [m for ln in unit.text.split("\n") if (m := STEP_LINE.match(ln))]
+    first = STEP_LINE.match(b.text)
+    return bool(last and first) and int(first.group(1)) == int(last[-1].group(1)) + 1
 
 
 def _split_long(unit: _Unit, target: int) -> list[list[tuple[str, int]]]:
     """Pieces of (text, page) no longer than `target` where possible.
 
     Tables split on rows and repeat caption + header row; algorithms split on
-    lines; prose splits on sentence boundaries.
+    lines and repeat their title line ("Algorithm 7 Name(…)"), so a later piece's steps still
+    say which algorithm they belong to, for retrieval and for the answer; prose splits on
+    sentence boundaries.
     """
     items: list[tuple[str, int]] = []
     header: list[tuple[str, int]] = []
@@ -198,6 +210,8 @@ def _split_long(unit: _Unit, target: int) -> list[list[tuple[str, int]]]:
     if unit.kind == "table":
         # Caption first, then the header row; both are repeated in each piece.
         header = sorted(header, key=lambda h: 0 if _TABLE_CAPTION.match(h[0]) else 1)
+    elif unit.kind == "algorithm" and items and _ALGO_START.match(items[0][0]):
+        header = [items.pop(0)]
     pieces: list[list[tuple[str, int]]] = []
     cur: list[tuple[str, int]] = list(header)
     size = sum(len(t) + 1 for t, _ in cur)

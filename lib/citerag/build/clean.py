@@ -95,7 +95,9 @@ def strip_markdown(text: str) -> str:
 def split_algorithm_steps(text: str) -> str:
     """Put numbered algorithm steps ("1: … 2: …") merged onto one line back on their own lines.
 
-    Only a run numbered 1, 2, 3, … in order counts, so "see 3: " in prose is left alone.
+    Only a run numbered in order counts, so "see 3: " in prose is left alone. The run starts at
+    1, or at the number the line opens with: the layout merges the later steps of a long
+    algorithm too ("10: while … do 11: … 12: …"), and each must be its own step to be quoted.
     """
     out = []
     for line in text.split("\n"):
@@ -106,7 +108,8 @@ def split_algorithm_steps(text: str) -> str:
             out.append(line)
             continue
         matches = list(_STEP.finditer(line))
-        expected, cuts = 1, []
+        opening = _STEP.match(line)
+        expected, cuts = int(opening.group(1)) if opening else 1, []
         for m in matches:
             if int(m.group(1)) == expected:
                 cuts.append(m.start())
