@@ -6,7 +6,7 @@ from citerag.answer.citations import REFUSAL, check_citations, parse_keys, split
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.core.params import AnswerParams
 from citerag.core.types import Location
-from citerag.retrieval.query import analyse
+from citerag.retrieval.query import analyse, detect_mode
 
 
 def test_citation_forms_parse():
@@ -848,3 +848,19 @@ def test_a_verb_that_frames_the_question_is_never_an_absent_word():
     assert absent_words(q, vocab) == [] and ends_on(q, absent_words(q, vocab)) == []
     assert absent_words("Which publication does the report recommend for satellites?", vocab) == [
         "recommend", "satellites"]
+
+
+def test_a_named_step_of_a_protocol_is_answered_from_prose_not_from_an_algorithms_steps():
+    """'… in the challenge step of the protocol?' names one step of a protocol the prose
+    describes; only "steps", "step 8" or "step by step" ask for an algorithm's numbered steps.
+    Answered as an algorithm question, it got the steps of another algorithm of the same scheme."""
+    assert detect_mode("What does the verifier send in the challenge step of the WX protocol?") != "algorithm"
+    assert detect_mode("Does the example include a key-confirmation step?") != "algorithm"
+    for q in ("What are the steps of WX.Sign?", "What happens in step 8 of WX.Sign?", "Explain WX.Sign step by step."):
+        assert detect_mode(q) == "algorithm"
+    ev = [_ev("c1", "Algorithm 7 WX.Sign_internal(sk, M)\nSigns a message.\n1: y ← Mask(sk)\n"
+                    "2: c ← Pick(y) ▷ verifier's challenge\n3: return (c, y)"),
+          _ev("c2", "The WX protocol has three steps. In the challenge step, the verifier sends a random "
+                    "challenge vector c to the prover. In the response step, the prover returns z.")]
+    r = _parts_answer("What does the verifier send in the challenge step of the WX protocol?", ev)
+    assert not r.refused and "random challenge vector c" in r.answer and "Pick(y)" not in r.answer

@@ -39,7 +39,10 @@ _BROAD = re.compile(r"^(?:what\s+(?:is|are|was|were)(?:\s+the)?|explain|describe
 
 _MODE_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("compare", re.compile(r"\b(compare|comparison|differences?|differ|versus|vs\.?|smaller|larger)\b", re.I)),
-    ("algorithm", re.compile(r"\b(steps?|algorithm \d+|pseudocode|step by step|how does .* (compute|work))\b", re.I)),
+    # "steps" or "step 8", not a named step of a protocol ("the challenge step", "a key-confirmation
+    # step"), which prose describes
+    ("algorithm", re.compile(r"\b(steps|step \d+|algorithm \d+|pseudocode|step by step|how does .* (compute|work))\b",
+                             re.I)),
     ("parameter", re.compile(
         r"\b(size|how (big|large|long|many)|value of|bytes?|bits?|length|modulus|category|parameter set)\b", re.I)),
     ("definition", re.compile(r"\b(what (is|are|does) (an? )?\S+( \S+)?( stand for| mean)?\??$|stand for|define"
