@@ -198,3 +198,23 @@ def test_cli_ask_contract(built, tmp_path):
     assert rows[1]["refused"] and rows[1]["answer"] == "not found in provided docs" and rows[1]["citations"] == []
     trace = json.loads(Path(rows[0]["trace"]).read_text())
     assert trace["trajectory"][0] == "route" and trace["events"]
+
+
+def test_leading_scope_holds_for_every_part():
+    from citerag.answer.asked import leading_scope
+
+    assert leading_scope("In the first example, how long is the line, and what colour is it?") == "In the first example"
+    assert leading_scope("According to the guide, what is x?") == "According to the guide"
+    assert leading_scope("In which year was X published, and by whom?") == ""  # asked about, not a scope
+    assert leading_scope("What is x in the guide, and why?") == ""
+
+
+@pytest.mark.corpus
+def test_a_later_part_retrieves_within_the_scope_the_question_opens_with(make_agent):
+    """"In X, what A, and what B?" asks B in X too: the later part's retrieval query carries the
+    scope (its own words alone reach other documents' passages about B)."""
+    r = make_agent().run("In FIPS 205, which function computes a FORS public key from a signature, "
+                         "and which one verifies a hypertree signature?")
+    queries = next(e for e in r.trace if e["node"] == "retrieve")["queries"]
+    assert len(queries) == 2 and queries[0].startswith("In FIPS 205, which function")
+    assert queries[1] == "In FIPS 205, which one verifies a hypertree signature"

@@ -30,7 +30,7 @@ from workflows.events import Event, StartEvent, StopEvent
 from citerag.agent import policies
 from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
-from citerag.answer.asked import split_parts
+from citerag.answer.asked import leading_scope, split_parts
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.core.artifacts import write_text_atomic
 from citerag.core.asyncrun import run_sync
@@ -141,7 +141,9 @@ class AgentWorkflow(Workflow):
         mode = "definition" if rt.name == "resolve_definition" else None
         queries = [(st.question, mode)]
         if len(st.parts) > 1:  # a multi-part question retrieves for each part (balanced quotas)
-            queries = [(q, None) for q in st.parts[: self.params.agent.max_tool_calls]]
+            scope = leading_scope(st.question)  # "In the first example, …": every part is asked there
+            queries = [(q if i == 0 or not scope else f"{scope}, {q}", None)
+                       for i, q in enumerate(st.parts[: self.params.agent.max_tool_calls])]
         if st.context:  # a follow-up also retrieves as "previous question + follow-up" (RRF-interleaved)
             queries.append((f"{st.context} {st.question}", None))
         return RetrieveEvent(queries=queries)

@@ -453,6 +453,19 @@ def split_parts(question: str) -> list[str]:
     return out
 
 
+# A scope the question opens with ("In the first example, …", "According to the guide, …"), not
+# itself asked about ("In which year …").
+_LEADING_SCOPE = re.compile(r"^\s*((?:in|for|within|according\s+to)\s+(?!(?:which|what|whose|how)\b)[^,?]{3,80}),\s+",
+                            re.I)
+
+
+def leading_scope(question: str) -> str:
+    """The scope phrase a question opens with, which holds for every part of it: "In the first
+    example, how long is the line, and what colour is it?" asks both parts in the first example."""
+    m = _LEADING_SCOPE.match(question)
+    return m.group(1) if m else ""
+
+
 def _bare(part: str) -> bool:
     """A part that names nothing of its own: question words, function words and the name of
     an answer type only ("and in which year?", "and at what size?")."""
