@@ -156,6 +156,13 @@ def test_router(decider, user, history, route):
      ["what does pack_rows return when the input is empty"]),
     ("which applications is it still good for?", "Why did NIST decline to standardize Classic McEliece?", "",
      ["Classic McEliece"]),
+    # a condition naming a sibling of the previous question's value: the same question for it
+    # (the pronoun is the slot the new value fills, not the previous entity)
+    ("and when it is SHA-512?", "Which OID does HashML-DSA.Verify use when the pre-hash function is SHA-256?", "",
+     ["Which OID does HashML-DSA.Verify use when the pre-hash function is SHA-512"]),
+    # the relative "that" of "the values that X unpacks" points back at nothing
+    ("and are the values that RowDecode unpacks always in range?", "What does RowEncode do in the codec?", "",
+     ["the values that RowDecode unpacks"]),
 ])
 def test_rewriter_carries_the_entities(decider, user, prev, answer, must):
     rw = decider.rewrite(user, [_turn(prev, answer=answer)])
@@ -378,3 +385,18 @@ def test_which_one_follow_up_asks_the_previous_kind_about_the_previous_subject(m
     r = engine.turn("one", "and which one re-generates the matrix A?")
     assert "K-PKE.Encrypt" in r.rewritten_query and "function" in r.rewritten_query, r.rewritten_query
     assert not r.refused and "SampleNTT" in r.answer, (r.refusal_reason, r.answer)
+
+
+def test_validator_knows_a_word_written_inside_a_camel_case_name(decider):
+    """"… that skDecode unpacks …" asks about "unpack", which the documents write only inside
+    names ("BitUnpack"): the cited text writing such a name writes the word."""
+    from citerag.answer.evidence import Evidence
+    from citerag.core.types import Location
+    from citerag.retrieval.query import analyse
+
+    ev = [Evidence("c1", Location("D::p1::c0", "D", 1, 1),
+                   "9: t0[i] ← BitUnpack(wi, a, b) ▷ this is always in the correct range")]
+    followup = "and are the t0 values that skDecode unpacks always in the correct range?"
+    v = decider.validate(analyse("are the t0 values skDecode unpacks always in the correct range?"),
+                         "9: t0[i] ← BitUnpack(wi, a, b) ▷ this is always in the correct range. [c1]", ev, 0.5, followup)
+    assert v.ok, v

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citerag.text.inflect import IRREGULAR, says_word, spellings
+from citerag.text.inflect import IRREGULAR, says_word, spellings, split_camel
 from citerag.text.patterns import (
     LOCATOR_HEADS,
     LOCATOR_PLURALS,
@@ -182,7 +182,6 @@ _EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part tim
 # Adverbs right after the question word ask for no thing ("what else", "what exactly").
 _ADVERBS = frozenset("else exactly precisely actually really specifically roughly approximately typically "
                      "usually generally".split())
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _COPULA = frozenset("is are was were".split())
 _COUNT_WORDS = frozenset(NUMBER_WORDS) | {"several", "many", "few"}
 # Heads that name an answer type: the answer shows the type's cue instead of the word.
@@ -410,13 +409,13 @@ def asked_actions(question: str) -> tuple[str, ...]:
 
 def action_stated(verb: str, evidence_text: str, answer_text: str) -> bool:
     """Does the evidence (or the answer) mention the asked event in some form?"""
-    return says_word(verb, f"{_CAMEL.sub(' ', evidence_text)} {answer_text}")
+    return says_word(verb, f"{split_camel(evidence_text)} {answer_text}")
 
 
 def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
     def names_it(text: str) -> bool:
-        return _names_word(head.word, token_set(_CAMEL.sub(" ", text)))
+        return _names_word(head.word, token_set(split_camel(text)))
 
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself
         return bool(CUES[head.type].search(answer_text)) or names_it(answer_text)
@@ -428,7 +427,7 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
 def phrase_stated(head: Head, text: str) -> bool:
     """Does the text name the asked thing as the question does, with the words that modify it
     ("quantum key distribution protocol", not any "protocol")?"""
-    words = token_set(_CAMEL.sub(" ", text))
+    words = token_set(split_camel(text))
     return _names_word(head.word, words) and all(token_set(m) <= words for m in head.modifiers)
 
 

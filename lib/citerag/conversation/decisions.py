@@ -28,6 +28,7 @@ from citerag.answer.asked import AUXILIARIES, asked_heads
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
+from citerag.text.inflect import split_camel
 from citerag.text.patterns import PERSONAL_PRONOUNS, as_word, identifiers
 from citerag.text.terms import Scorer, idf_weights, weighted_share
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
@@ -50,6 +51,10 @@ _BARE_WH = re.compile(r"^\s*(where|when|who|why|how)\s*$", re.I)
 _LEAD_WH = re.compile(r"^\s*(?:what|which|where|when|who|whom|why|how)\b", re.I)
 _AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 _PRONOUN = re.compile(rf"\b({PERSONAL_PRONOUNS}|this|that|these|those)\b", re.I)
+# "that" after a determined noun opens a relative clause ("the values that X returns"), it points
+# back at nothing
+_RELATIVE_THAT = re.compile(r"\b(?:the|a|an|any|all|each|every|some)\s+(?:[^\s,;?]+\s+){0,2}?[^\s,;?]+\s+(that)\b",
+                            re.I)
 _POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
 _PERSONAL = re.compile(rf"\b({PERSONAL_PRONOUNS})\b", re.I)
 # A definite description ("the second step", "the session keys") presupposes a thing already
@@ -150,14 +155,21 @@ def _family(ident: str) -> str:
     return re.sub(r"-\d+[A-Za-z]?$", "", ident).lower()
 
 
+def pronouns(text: str) -> list[re.Match[str]]:
+    """The words of a follow-up that point back (it, its, they, this, that, …), without the
+    relative "that" of "the values that X returns"."""
+    relative = {m.start(1) for m in _RELATIVE_THAT.finditer(text)}
+    return [m for m in _PRONOUN.finditer(text) if m.start() not in relative]
+
+
 def self_resolved(text: str, know: CorpusKnowledge) -> bool:
     """A pronoun the message resolves itself: a compound identifier (WG-KX, GX-SIG-44) comes
     before it ("the WG-KX one: what are its parameter sets?"). A plain acronym does not: in
     "which MAC algorithms can it use?" the "it" points back into the conversation."""
-    m = _PRONOUN.search(text)
-    if not m:
+    found = pronouns(text)
+    if not found:
         return False
-    return any("-" in i for i in specific_identifiers(text[: m.start()], know))
+    return any("-" in i for i in specific_identifiers(text[: found[0].start()], know))
 
 
 def locative_there(text: str) -> re.Match | None:
@@ -322,7 +334,7 @@ class Decider:
     def route(self, user: str, history: list[dict]) -> RouteDecision:
         frag = strip_connector(user)
         connector = frag != user.strip()
-        pronoun = bool(_PRONOUN.search(frag)) or bool(_WHICH_ONE.search(frag)) or bool(locative_there(frag))
+        pronoun = bool(pronouns(frag)) or bool(_WHICH_ONE.search(frag)) or bool(locative_there(frag))
         ids = specific_identifiers(frag, self.know)
         answered = [t for t in history if t.get("route") != "ASK_CLARIFICATION"]
         bare_wh = bool(_BARE_WH.match(frag.rstrip(" ?!.")))
@@ -345,7 +357,7 @@ class Decider:
         if ids:
             return False
         comparison = _WHICH_ONE.search(frag) and _COMPARATIVE.search(frag)
-        check = _AUX_START.match(frag) and _PRONOUN.search(frag)
+        check = _AUX_START.match(frag) and pronouns(frag)
         if not (comparison or check):
             return False
         known = set(tokenize(" ".join(t.get("evidence_text", "") for t in history[-3:])))
@@ -378,6 +390,13 @@ class Decider:
         if _BARE_WH.match(frag) and _LEAD_WH.match(prev_q):  # "and where?": the same question, asked anew
             q = _LEAD_WH.sub(frag.strip().capitalize(), prev_q.rstrip(" ?"), count=1)
             return Rewrite(q + "?", [f.entity] if f.entity else [], "swap_question_word")
+        if _CONDITION.match(frag) and ids and any(_family(i) == _family(ids[0])
+                                                  for i in specific_identifiers(prev_q, self.know)):
+            # "and when it is SHA-9?" after "… when the mode is SHA-7?": the same question, for the
+            # sibling value (the pronoun is the slot that value fills, not the previous entity)
+            rw = self._substitute(prev_q, ids[0], f)
+            if rw is not None:
+                return rw
         if _CONDITION.match(frag) and not ids:  # the same question, under the new condition
             cond = re.sub(r"^\s*what\s+", "", frag, flags=re.I)
             return Rewrite(f"{prev_q.rstrip(' ?')} {cond}?", [f.entity] if f.entity else [], "add_condition")
@@ -389,9 +408,9 @@ class Decider:
         place = (f.doc_scope or self._place(prev_q)) if there else None
         if place:
             frag = f"{frag[:there.start()].rstrip()} in {place}"
-            if not _PRONOUN.search(frag):
+            if not pronouns(frag):
                 return Rewrite(frag + "?", [place], "replace_there")
-        if _PRONOUN.search(frag) and not self_resolved(frag, self.know):
+        if pronouns(frag) and not self_resolved(frag, self.know):
             if question:
                 return self._replace_pronouns(frag, f)
             return self._template(frag, prev_q, f)
@@ -443,8 +462,9 @@ class Decider:
         if not f.entity:
             return Rewrite(frag + "?", [], "none")
         q = _POSSESSIVE.sub(lambda _m: f"the {f.entity}", frag)
-        q = _PRONOUN.sub(lambda m: f"the {f.phrase or f.entity}" if m.group(1).lower() in ("that", "this")
-                         else (f.phrase or f.entity), q)
+        for m in reversed(pronouns(q)):
+            word = f"the {f.phrase or f.entity}" if m.group(1).lower() in ("that", "this") else (f.phrase or f.entity)
+            q = q[:m.start()] + word + q[m.end():]
         q = self._scope(q, f)
         return Rewrite(q + "?", [f.phrase or f.entity], "replace_pronoun")
 
@@ -629,7 +649,9 @@ class Decider:
             plain = _COMPARATIVE.sub(" ", _PRONOUN.sub(" ", strip_connector(followup)))
             own = [t for t in dict.fromkeys(tokenize(plain))
                    if t not in STOPWORDS and t not in _VAGUE and not _QUESTION.match(t) and not t.isdigit()]
-            have = token_set(cited + " " + answer_text.lower())
+            # a word written inside a camel-case name ("unpacks" in "BitUnpack") is written
+            have = token_set(split_camel(" ".join(by_key[k].text for s in report.sentences for k in s.valid_keys)
+                                         + " " + answer_text).lower())
             # a compound in another inflection is written ("re-encrypts" for "re-encrypt")
             unwritten = [t for t in own if t not in have and t not in self.idf
                          and not written_compound(t, self.idf.keys(), [cited])]

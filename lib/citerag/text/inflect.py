@@ -75,6 +75,16 @@ def hyphenations(low: str) -> list[str]:
     return [f"{low[:i]}-{low[i:]}" for i in range(2, len(low) - 1)]
 
 
+# A lower-case letter then an upper-case word start: the seam of a camel-case name.
+_CAMEL_SEAM = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+
+
+def split_camel(text: str) -> str:
+    """Camel-case names split into their words ("BitUnpack" → "Bit Unpack", "fontName" →
+    "font Name"): code writes a word inside a name, and the text then writes it all the same."""
+    return _CAMEL_SEAM.sub(" ", text)
+
+
 _WORD = re.compile(r"[a-z]+")
 
 
