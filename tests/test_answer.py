@@ -864,3 +864,15 @@ def test_a_named_step_of_a_protocol_is_answered_from_prose_not_from_an_algorithm
                     "challenge vector c to the prover. In the response step, the prover returns z.")]
     r = _parts_answer("What does the verifier send in the challenge step of the WX protocol?", ev)
     assert not r.refused and "random challenge vector c" in r.answer and "Pick(y)" not in r.answer
+
+
+def test_a_conclusion_for_these_reasons_keeps_its_reasons_and_is_quoted_once():
+    """"For these reasons, …" leans on the sentence before it, as "For this reason, …" does; and
+    the overlap that repeats it at the top of the next chunk is not quoted a second time."""
+    ev = [_ev("c1", "The codec packs rows in place. Moreover, the packed form halves the memory the tally needs. "
+                    "For these reasons, packing is an integral part of the codec and not merely an optimization."),
+          _ev("c2", "For these reasons, packing is an integral part of the codec and not merely an optimization. "
+                    "Unpacking reverses it.")]
+    r = _parts_answer("Why is packing an integral part of the codec rather than merely an optimization?", ev)
+    assert not r.refused and "halves the memory" in r.answer
+    assert r.answer.count("For these reasons") == 1, r.answer

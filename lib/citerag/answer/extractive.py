@@ -553,8 +553,10 @@ def _overlaps(p: Passage, chosen: list[Passage]) -> bool:
 
 
 def _quoted(p: Passage, chosen: list[Passage]) -> bool:
-    """The passage repeats what the answer already quotes: a unit of it, or a chosen passage's head."""
-    return _overlaps(p, chosen) or any(u.text == c.head.text for c in chosen for u in p.units)
+    """The passage repeats what the answer already quotes: a unit of it, or a sentence of it
+    again (a chunk's overlap repeats the sentences that end the chunk before it)."""
+    quoted = {u.text for c in chosen for u in c.units}
+    return _overlaps(p, chosen) or any(u.text in quoted for u in p.units)
 
 
 def _with_other_parts(draft: Draft, steps: list[Unit], qa: QueryAnalysis, want: Asked, evidence: list[Evidence],
@@ -620,7 +622,8 @@ def with_items_across_chunks(p: Passage, all_units: list[Unit], position: dict[i
 # A sentence that leans on the situation the sentence before it describes.
 _LEANS_BACK = re.compile(r"^(?:in (?:this|that|such an?|these|those|either|both) (?:scenario|case|situation|setting|"
                          r"event|mode)s?|hence|thus|therefore|consequently|accordingly|as a result|"
-                         r"for this reason|this is why|that is why)\b", re.I)
+                         r"for (?:this|that|these|those|both|all these) reasons?|because of (?:this|that|these)|"
+                         r"this is why|that is why)\b", re.I)
 
 
 # A sentence whose subject points at what the sentence before it names ("Operators shall,
