@@ -640,7 +640,8 @@ class Decider:
         if not report.sentences or bad:
             return Validation(False, False, False, "unsupported_claims",
                               f"{len(bad)} of {len(report.sentences)} sentences not grounded")
-        cited = " ".join(by_key[k].text for s in report.sentences for k in s.valid_keys).lower()
+        cited_text = " ".join(by_key[k].text for s in report.sentences for k in s.valid_keys)
+        cited = cited_text.lower()
         missing = [i for i in qa.identifiers if self.know.is_variant(i) and i.lower() not in cited
                    and i.lower() not in answer_text.lower()]
         if missing:
@@ -650,8 +651,7 @@ class Decider:
             own = [t for t in dict.fromkeys(tokenize(plain))
                    if t not in STOPWORDS and t not in _VAGUE and not _QUESTION.match(t) and not t.isdigit()]
             # a word written inside a camel-case name ("unpacks" in "BitUnpack") is written
-            have = token_set(split_camel(" ".join(by_key[k].text for s in report.sentences for k in s.valid_keys)
-                                         + " " + answer_text).lower())
+            have = token_set(split_camel(f"{cited_text} {answer_text}").lower())
             # a compound in another inflection is written ("re-encrypts" for "re-encrypt")
             unwritten = [t for t in own if t not in have and t not in self.idf
                          and not written_compound(t, self.idf.keys(), [cited])]
