@@ -553,10 +553,10 @@ def _overlaps(p: Passage, chosen: list[Passage]) -> bool:
 
 
 def _quoted(p: Passage, chosen: list[Passage]) -> bool:
-    """The passage repeats what the answer already quotes: a unit of it, or a sentence of it
-    again (a chunk's overlap repeats the sentences that end the chunk before it)."""
+    """The passage repeats a sentence the answer already quotes: one of its units, or the same
+    text again (a chunk's overlap repeats the sentences that end the chunk before it)."""
     quoted = {u.text for c in chosen for u in c.units}
-    return _overlaps(p, chosen) or any(u.text in quoted for u in p.units)
+    return any(u.text in quoted for u in p.units)
 
 
 def _with_other_parts(draft: Draft, steps: list[Unit], qa: QueryAnalysis, want: Asked, evidence: list[Evidence],

@@ -390,11 +390,10 @@ class Decider:
         if _BARE_WH.match(frag) and _LEAD_WH.match(prev_q):  # "and where?": the same question, asked anew
             q = _LEAD_WH.sub(frag.strip().capitalize(), prev_q.rstrip(" ?"), count=1)
             return Rewrite(q + "?", [f.entity] if f.entity else [], "swap_question_word")
-        if _CONDITION.match(frag) and ids and any(_family(i) == _family(ids[0])
-                                                  for i in specific_identifiers(prev_q, self.know)):
+        if _CONDITION.match(frag) and ids:
             # "and when it is SHA-9?" after "… when the mode is SHA-7?": the same question, for the
             # sibling value (the pronoun is the slot that value fills, not the previous entity)
-            rw = self._substitute(prev_q, ids[0], f)
+            rw = self._substitute(prev_q, ids[0], f, sibling_only=True)
             if rw is not None:
                 return rw
         if _CONDITION.match(frag) and not ids:  # the same question, under the new condition
@@ -442,12 +441,15 @@ class Decider:
             return Rewrite(q, [ids[0]], "resolve_in_message")
         return Rewrite(text, [], "none")
 
-    def _substitute(self, prev_q: str, new: str, f: Focus) -> Rewrite | None:
+    def _substitute(self, prev_q: str, new: str, f: Focus, sibling_only: bool = False) -> Rewrite | None:
         """The previous question about the new identifier, in place of the old one of its family
         (or of the focus entity), else with the new one appended. None when that changes nothing:
         a name the previous question already has ("and a write-back policy?" after "… a write-back
-        key?") is not what changed, the rest of the phrase is."""
+        key?") is not what changed, the rest of the phrase is; and, with `sibling_only`, when the
+        previous question names none of its family."""
         olds = [i for i in specific_identifiers(prev_q, self.know) if _family(i) == _family(new)]
+        if sibling_only and not olds:
+            return None
         target = olds[-1] if olds else (f.entity if f.entity and f.entity.lower() in prev_q.lower() else None)
         if target is None:
             q = f"{prev_q.rstrip(' ?')} for {new}?"
