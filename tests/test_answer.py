@@ -479,6 +479,36 @@ def test_an_absent_word_naming_the_kind_of_thing_refuses_however_well_the_rest_m
     assert not answer_from_evidence(analyse("Which command draws a plot?"), ev, AnswerParams(), idf, vocab).refused
 
 
+def test_a_modifier_no_retrieved_passage_writes_refuses_the_answer():
+    """'Which option adds crop marks?': the corpus writes 'crop' somewhere, so it is no absent
+    word, but no retrieved passage does: the passages are about options that add marks of
+    another kind. Words that describe rather than name a kind, verbs and multi-part questions
+    are left out."""
+    from citerag.answer.answerer import unretrieved_kind
+    from citerag.text.tokenize import tokenize
+
+    passages = ["The Quill page layout option adds registration marks and a frame around the page."]
+    vocab = set(tokenize(passages[0])) | {"crop", "small", "know", "stop", "give"}
+    assert unretrieved_kind("Which option adds crop marks?", passages, vocab) == ["crop"]
+    assert unretrieved_kind("Which option adds registration marks?", passages, vocab) == []  # written
+    assert unretrieved_kind("Which option gives crop marks, and what does frame do?", passages, vocab) == []
+    assert unretrieved_kind("Which option adds smaller marks?", passages, vocab) == []  # a comparative
+    assert unretrieved_kind("What are the known marks of the page?", passages, vocab) == []  # a participle
+    assert unretrieved_kind("Which option gives page marks?", passages, vocab) == []  # a verb, not a modifier
+    assert unretrieved_kind("How can you stop page marks?", passages, vocab) == []  # the verb after "you"
+    assert unretrieved_kind("Which option adds the fourth frame?", passages, vocab) == []  # an ordinal
+    assert unretrieved_kind("Which option of the crop guide adds marks?", passages, vocab,
+                            named=("the crop guide",)) == []  # a document's name
+    ev = [_ev("c1", passages[0])]
+    idf = {w: 2.0 for w in vocab}
+    # (the asked head, "option", is written: the head check has nothing to refuse)
+    q = "Which Quill page layout option adds crop marks?"
+    r = answer_from_evidence(analyse(q), ev, AnswerParams(), idf, vocab)
+    assert r.refused and r.refusal_reason == "focus_not_stated" and "crop" in r.notes[-1], (r.answer, r.notes)
+    off = AnswerParams(refuse_unretrieved_kind=False)
+    assert not answer_from_evidence(analyse(q), ev, off, idf, vocab).refused
+
+
 def test_an_algorithm_answer_keeps_the_line_saying_what_it_does():
     """'What does Algorithm 5 SpreadRows compute?': the steps, and first the sentence under the
     title that says what the algorithm does (not the Input/Output lines)."""

@@ -30,7 +30,7 @@ from citerag.answer.extractive import Draft, compose
 from citerag.answer.units import units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
-from citerag.text.inflect import ENDINGS, bases, hyphenations, spellings
+from citerag.text.inflect import ENDINGS, IRREGULAR, bases, hyphenations, spellings
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, function_words, token_set, tokenize
@@ -333,6 +333,60 @@ def modifying(question: str, absent: list[str]) -> list[str]:
     return out
 
 
+# Words of a modifier's slot that describe rather than name a kind: ordinals ("the fourth round" is
+# often cited by its number), irregular comparatives and superlatives.
+_DESCRIBING = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth better best worse worst "
+                        "more most less least".split())
+# Subject pronouns and relatives: the word after one is its verb ("can you stop X", "devices that
+# run X"), not a modifier.
+_SUBJECTS = frozenset("i you we they he she it that which who".split())
+
+
+def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
+                     named: tuple[str, ...] = ()) -> list[str]:
+    """The lower-case word modifying the noun that ends a noun phrase ("… sets *kerning* pairs?",
+    "… adds *crop* marks?") when no retrieved passage writes it in any form, though the corpus
+    does (else `modifying` has it). Retrieval found the head noun's topic; the kind of it asked
+    about is nowhere in what it found. Left out, because they describe rather than name a kind or
+    are not modifiers: plurals and verbs in -s ("gives", "shrinks"), adverbs in -ly, comparatives
+    ("smaller" when the corpus writes "small"), irregular participles ("known"), ordinals, words
+    after a subject pronoun or a relative ("can you stop …", "devices that run …"), words of a
+    document's name (`named`), and a multi-part question (each part deserves its own answer).
+    Measured on the seen pools (README)."""
+    if len(split_parts(question)) > 1:
+        return []
+    written: set[str] = set().union(*(token_set(t) for t in evidence_texts)) if evidence_texts else set()
+    names = {t for n in named for t in token_set(n)}
+    out = []
+    for m in _WORD.finditer(question):
+        w = m.group(0)
+        if not (w.isalpha() and w.islower() and len(w) >= 3) or w in STOPWORDS or w in QUESTION_FRAME:
+            continue
+        if (w in _DESCRIBING or w in IRREGULAR or w in names or re.search(r"(?<![su])s$|ly$", w)
+                or _in_corpus(w, written) or _comparative(w, vocab) or w in function_words()):
+            continue  # (the function-word list loads only for a word no passage writes)
+        before = question[: m.start()].split()
+        prev = before[-1].lower().strip(",;:") if before else ""
+        # after a determiner, a preposition or a verb in -s ("sets kerning pairs", "in reverse order")
+        if prev in _SUBJECTS or not (not prev or prev in STOPWORDS or prev in function_words()
+                                     or re.search(r"[a-z](?<![su'])s$", prev)):
+            continue
+        nxt = re.match(r"\s+([A-Za-z][\w-]*)", question[m.end():])
+        if nxt and nxt.group(1).lower() not in function_words() and modifying(question, [w]):
+            out.append(w)
+    return out
+
+
+def _comparative(word: str, vocab: set[str]) -> bool:
+    """"smaller", "largest": a base the corpus writes plus -er/-est (a doubled last consonant too)."""
+    for end in ("er", "est"):
+        if word.endswith(end):
+            base = word[: -len(end)]
+            if base in vocab or (len(base) > 2 and base[-1] == base[-2] and base[:-1] in vocab):
+                return True
+    return False
+
+
 def ends_on(question: str, absent: list[str]) -> list[str]:
     """The absent word the question ends on, when its last content word is one ("… recommend for
     satellites?", "Can a label blink?", "… send the sheets by fax?"): English puts the new
@@ -370,6 +424,12 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
     if kind:  # however strong the match of the other words
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
                       [*ans.notes, f"not in the corpus: {', '.join(kind)}, the kind of thing asked about"], decision)
+    unretrieved = (unretrieved_kind(qa.text, [f"{e.heading} {e.text}" for e in evidence], vocab, qa.doc_mentions)
+                   if params.refuse_unretrieved_kind else [])
+    if unretrieved:
+        return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
+                      [*ans.notes, f"no retrieved passage writes {', '.join(unretrieved)}, the kind of thing "
+                                   f"asked about"], decision, unstated=unretrieved)
     if decision.get("answer") is False:
         return Answer(qa.text, REFUSAL, True, "low_confidence", [], ans.sentences, ans.backend,
                       [*ans.notes, f"p(answerable)={decision['probability']} < {decision['threshold']}"], decision)

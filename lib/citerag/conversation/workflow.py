@@ -281,6 +281,14 @@ class ConversationWorkflow(Workflow):
         live = self._live(turn)
         a = turn["answer"]
         direct = turn["route"] == "DIRECT_ANSWER" and not turn["attempts"]
+        # A refusal because the evidence never states what the question names, after retrieval
+        # retries found more: the answer was drafted from the first retrieval's chunks, which fill
+        # the evidence budget, so draft again from the graded-relevant chunks of every attempt.
+        if (a["refused"] and a["refusal_reason"] == "focus_not_stated" and not direct and len(live.states) > 1
+                and turn["validation_retries"] < self.cp.max_validation_retries):
+            turn["validation_retries"] += 1
+            self._event(turn, "validate", ok=None, skipped="refused", fallback="regenerate")
+            return GenerateEvent(retry=True)
         if a["refused"]:
             self._event(turn, "validate", ok=None, skipped="refused", fallback="retrieve" if direct else None)
             return RetrieveEvent(query=turn["rewritten_query"]) if direct else SaveEvent()

@@ -249,6 +249,9 @@ class AnswerParams(_Section):
     # ... and when it never mentions the event the question asks about ("who chaired …", "when will
     # X be withdrawn": answer/asked.py, asked actions).
     refuse_missing_action: bool = True
+    # ... and when no retrieved passage writes the word that modifies the asked noun ("which
+    # option adds crop marks": no passage says "crop"; answerer.unretrieved_kind).
+    refuse_unretrieved_kind: bool = True
     # When the cited passages miss a focus word, draft again from the evidence units that state
     # every missing word, and answer if that draft passes the same gate.
     focus_redraft: bool = True
