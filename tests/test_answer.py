@@ -497,6 +497,8 @@ def test_a_modifier_no_retrieved_passage_writes_refuses_the_answer():
     assert unretrieved_kind("Which option gives page marks?", passages, vocab) == []  # a verb, not a modifier
     assert unretrieved_kind("How can you stop page marks?", passages, vocab) == []  # the verb after "you"
     assert unretrieved_kind("Which option adds the fourth frame?", passages, vocab) == []  # an ordinal
+    assert unretrieved_kind("Are frames allowed when stacking Quill pages?", passages, vocab) == []  # a verb in -ing
+    assert unretrieved_kind("Which option adds stacking marks?", passages, vocab | {"stack"}) == ["stacking"]
     assert unretrieved_kind("Which option of the crop guide adds marks?", passages, vocab,
                             named=("the crop guide",)) == []  # a document's name
     ev = [_ev("c1", passages[0])]

@@ -337,6 +337,7 @@ def modifying(question: str, absent: list[str]) -> list[str]:
 # often cited by its number), irregular comparatives and superlatives.
 _DESCRIBING = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth better best worse worst "
                         "more most less least".split())
+_ARTICLES = frozenset("a an the its their this these those each every any some no".split())
 # Subject pronouns and relatives: the word after one is its verb ("can you stop X", "devices that
 # run X"), not a modifier.
 _SUBJECTS = frozenset("i you we they he she it that which who".split())
@@ -348,10 +349,11 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
     "… adds *crop* marks?") when no retrieved passage writes it in any form, though the corpus
     does (else `modifying` has it). Retrieval found the head noun's topic; the kind of it asked
     about is nowhere in what it found. Left out, because they describe rather than name a kind or
-    are not modifiers: plurals and verbs in -s ("gives", "shrinks"), adverbs in -ly, comparatives
-    ("smaller" when the corpus writes "small"), irregular participles ("known"), ordinals, words
-    after a subject pronoun or a relative ("can you stop …", "devices that run …"), words of a
-    document's name (`named`), and a multi-part question (each part deserves its own answer).
+    are not modifiers: plurals and verbs in -s ("gives", "shrinks"), an -ing form after a
+    preposition or a conjunction ("when implementing X"), adverbs in -ly, comparatives ("smaller"
+    when the corpus writes "small"), irregular participles ("known"), ordinals, words after a
+    subject pronoun or a relative ("can you stop …", "devices that run …"), words of a document's
+    name (`named`), and a multi-part question (each part deserves its own answer).
     Measured on the seen pools (README)."""
     if len(split_parts(question)) > 1:
         return []
@@ -368,8 +370,12 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
         before = question[: m.start()].split()
         prev = before[-1].lower().strip(",;:") if before else ""
         # after a determiner, a preposition or a verb in -s ("sets kerning pairs", "in reverse order")
-        if prev in _SUBJECTS or not (not prev or prev in STOPWORDS or prev in function_words()
-                                     or re.search(r"[a-z](?<![su'])s$", prev)):
+        verb_s = re.search(r"[a-z](?<![su'])s$", prev) is not None
+        if prev in _SUBJECTS or not (not prev or prev in STOPWORDS or prev in function_words() or verb_s):
+            continue
+        # an -ing form after a preposition or a conjunction is a verb ("when implementing X"); after
+        # an article or a verb it names a kind ("sets kerning pairs")
+        if w.endswith("ing") and not (verb_s or prev in _ARTICLES):
             continue
         nxt = re.match(r"\s+([A-Za-z][\w-]*)", question[m.end():])
         if nxt and nxt.group(1).lower() not in function_words() and modifying(question, [w]):
