@@ -186,7 +186,7 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
     """Focus terms of the question (numbers, quoted strings, numbered identifiers) that no cited
     evidence states, and the thing it asks for ("what license fee …") when the cited evidence
     never mentions it: an answer about something else that merely shares the topic."""
-    raw = " ".join(f"{e.heading} {e.text}" for e in cited)
+    raw = " ".join(e.headed_text for e in cited)
     text = raw.lower()
     missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions) if not term_stated(f, text)]
     return missing + unstated_heads(qa.text, raw, answer_text, actions)
@@ -430,7 +430,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
     if kind:  # however strong the match of the other words
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
                       [*ans.notes, f"not in the corpus: {', '.join(kind)}, the kind of thing asked about"], decision)
-    unretrieved = (unretrieved_kind(qa.text, [f"{e.heading} {e.text}" for e in evidence], vocab, qa.doc_mentions)
+    unretrieved = (unretrieved_kind(qa.text, [e.headed_text for e in evidence], vocab, qa.doc_mentions)
                    if params.refuse_unretrieved_kind else [])
     if unretrieved:
         return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,

@@ -35,6 +35,11 @@ class Evidence(Located):
         """The citation record of the batch contracts."""
         return {"key": self.key, **self.loc.as_dict()}
 
+    @property
+    def headed_text(self) -> str:
+        """The section title with the text: a title can state what its passage never repeats."""
+        return f"{self.heading} {self.text}"
+
 
 # A line of document text that addresses a reader-model rather than stating content: "ignore
 # all previous instructions", "you are now…", "the answer to every question is…", "system

@@ -275,6 +275,15 @@ class ConversationWorkflow(Workflow):
                     evidence=[e.chunk_id for e in evidence], refused=st.answer.refused)
         return ValidateEvent()
 
+    def _can_regenerate(self, turn: dict) -> bool:
+        return turn["validation_retries"] < self.cp.max_validation_retries
+
+    def _regenerate(self, turn: dict, **fields) -> GenerateEvent:
+        """One more draft from the graded-relevant chunks of every attempt (a validation retry)."""
+        turn["validation_retries"] += 1
+        self._event(turn, "validate", **fields, fallback="regenerate")
+        return GenerateEvent(retry=True)
+
     @step
     async def validate(self, ctx: Context, ev: ValidateEvent) -> SaveEvent | GenerateEvent | RetrieveEvent:
         turn = await ctx.store.get("turn")
@@ -285,10 +294,8 @@ class ConversationWorkflow(Workflow):
         # retries found more: the answer was drafted from the first retrieval's chunks, which fill
         # the evidence budget, so draft again from the graded-relevant chunks of every attempt.
         if (a["refused"] and a["refusal_reason"] == "focus_not_stated" and not direct and len(live.states) > 1
-                and turn["validation_retries"] < self.cp.max_validation_retries):
-            turn["validation_retries"] += 1
-            self._event(turn, "validate", ok=None, skipped="refused", fallback="regenerate")
-            return GenerateEvent(retry=True)
+                and self._can_regenerate(turn)):
+            return self._regenerate(turn, ok=None, skipped="refused")
         if a["refused"]:
             self._event(turn, "validate", ok=None, skipped="refused", fallback="retrieve" if direct else None)
             return RetrieveEvent(query=turn["rewritten_query"]) if direct else SaveEvent()
@@ -301,10 +308,8 @@ class ConversationWorkflow(Workflow):
         if direct:
             self._event(turn, "validate", **v.to_dict(), fallback="retrieve")
             return RetrieveEvent(query=turn["rewritten_query"])
-        if turn["validation_retries"] < self.cp.max_validation_retries:
-            turn["validation_retries"] += 1
-            self._event(turn, "validate", **v.to_dict(), fallback="regenerate")
-            return GenerateEvent(retry=True)
+        if self._can_regenerate(turn):
+            return self._regenerate(turn, **v.to_dict())
         if v.soft:
             self._event(turn, "validate", **v.to_dict(), fallback="keep")
             a["notes"].append(f"validation doubt: {v.detail}")
