@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -99,8 +100,14 @@ def normalize_for_match(text: str) -> str:
 
 def contains_word(raw_page: str, term: str) -> bool:
     """Whole-word search on whitespace-collapsed text (short terms must not match inside words)."""
-    text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", raw_page).translate(_HYPHENS).lower())
-    return re.search(r"(?<!\w)" + re.escape(term.lower()) + r"(?!\w)", text) is not None
+    return re.search(r"(?<!\w)" + re.escape(term.lower()) + r"(?!\w)", _collapsed(raw_page)) is not None
+
+
+@lru_cache(maxsize=4096)
+def _collapsed(raw_page: str) -> str:
+    """A page's text as `contains_word` searches it. Cached: every absent term of every label set
+    is looked up on every page, and normalizing the same page again for each took most of the time."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", raw_page).translate(_HYPHENS).lower())
 
 
 def raw_texts(corpus_dir: str | Path, doc_ids: dict[str, str] | None = None) -> dict[tuple[str, int], str]:
