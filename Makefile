@@ -8,6 +8,9 @@ STAMP := $(VENV)/.citerag-installed
 PARAMS ?= params/default.yaml
 RUN_NAME ?=
 KERNEL := citerag
+# Test files run side by side, one worker per core; a file's tests stay on one worker, so its
+# module fixtures (agents, servers) start once. Builds of the same stage wait on its lock.
+TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
 # Offline switches (see README): never reach a model hub or telemetry endpoint.
 export HF_HUB_OFFLINE := 1
@@ -79,7 +82,7 @@ lint: setup-test
 test: setup-test
 	$(VENV)/bin/citerag corpus fetch --params $(PARAMS)
 	$(VENV)/bin/ruff check lib tests scripts
-	$(PY) -m pytest -q --durations=20 tests
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=20 tests
 	$(PY) -m pytest -q --nbval-lax --nbval-kernel-name $(KERNEL) -p no:cacheprovider notebooks/
 
 clean-outputs:
