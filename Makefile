@@ -79,9 +79,13 @@ bench: setup
 lint: setup-test
 	$(VENV)/bin/ruff check lib tests scripts
 
+# The two corpora the tests use are built once before the test workers start (built inside the
+# tests, one worker's fixture waited on the other worker's build of the same stage).
 test: setup-test
 	$(VENV)/bin/citerag corpus fetch --params $(PARAMS)
 	$(VENV)/bin/ruff check lib tests scripts
+	$(VENV)/bin/citerag index --params params/default.yaml --quiet
+	$(VENV)/bin/citerag index --params params/tech-manuals.yaml --quiet
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=20 tests
 	$(PY) -m pytest -q --nbval-lax --nbval-kernel-name $(KERNEL) -p no:cacheprovider notebooks/
 
