@@ -160,6 +160,17 @@ def test_router(decider, user, history, route):
     # (the pronoun is the slot the new value fills, not the previous entity)
     ("and when it is SHA-512?", "Which OID does HashML-DSA.Verify use when the pre-hash function is SHA-256?", "",
      ["Which OID does HashML-DSA.Verify use when the pre-hash function is SHA-512"]),
+    # a demonstrative before a noun the previous question names means that question's phrase for
+    # it (with a name right after the noun), not the previous question's last word
+    ("and which day is that version dated after?", "Which new features did the tool version 2.12.20 add?", "",
+     ["the tool version 2.12.20 dated"]),
+    ("and why are those schemes at risk?", "Which publications specify the other approved key establishment "
+     "schemes besides RSA?", "", ["why are the approved key establishment schemes at risk"]),
+    # a passive question ends on its participle, the verb: "it" is what the question is about
+    ("can it be changed?", "Where is the encapsulation key stored?", "", ["can encapsulation key be changed"]),
+    # the document scope in the middle of a question is dropped, not what follows it
+    ("and why is it needed?", "On which page of FIPS 203 is the decapsulation key check described?", "",
+     ["key check needed"]),
     # the relative "that" of "the values that X unpacks" points back at nothing
     ("and are the values that RowDecode unpacks always in range?", "What does RowEncode do in the codec?", "",
      ["the values that RowDecode unpacks"]),

@@ -368,7 +368,7 @@ _WH_WORDS = frozenset("what which who whom whose when where why how".split())
 _REDUCED_RELATIVE = frozenset("by in within from under".split())
 
 
-def _past(low: str) -> bool:
+def past_form(low: str) -> bool:
     """A past form of a verb: "-ed" ("chaired", "translated"; not "hash-based") or irregular."""
     return low in IRREGULAR or (low.endswith("ed") and len(low) >= 5 and "-" not in low and low not in STOPWORDS)
 
@@ -384,13 +384,13 @@ def asked_actions(question: str) -> tuple[str, ...]:
     if len(lows) >= 2 and lows[0] == "who" and lows[1] not in AUXILIARIES and lows[1] not in STOPWORDS:
         out.append(lows[1])                                   # who chaired / wrote / maintains
     for i, w in enumerate(lows):
-        if w in _BE_FORMS and i + 1 < len(lows) and _past(lows[i + 1]):
+        if w in _BE_FORMS and i + 1 < len(lows) and past_form(lows[i + 1]):
             modal = next((lows[j] for j in range(i - 1, -1, -1) if lows[j] in AUXILIARIES), "")
             if modal not in _DEONTIC:
                 out.append(lows[i + 1])                       # will X be withdrawn, has X been translated
         elif w in _PAST_BE and i > 0:                         # was Widgetry (originally) developed on
             for j in range(i + 2, min(i + 6, len(lows))):
-                if _past(lows[j]) and not words[j][:1].isupper():
+                if past_form(lows[j]) and not words[j][:1].isupper():
                     out.append(lows[j])
                     break
                 if lows[j] in AUXILIARIES:
@@ -399,7 +399,7 @@ def asked_actions(question: str) -> tuple[str, ...]:
             for j in range(i + 1, min(i + 5, len(lows))):
                 if lows[j] in AUXILIARIES or lows[j] in _WH_WORDS:
                     break
-                if j > i + 1 and _past(lows[j]) and lows[j - 1] not in STOPWORDS:
+                if j > i + 1 and past_form(lows[j]) and lows[j - 1] not in STOPWORDS:
                     if j + 1 < len(lows) and lows[j + 1] in _REDUCED_RELATIVE:
                         break  # "which paper cited by X …": a participle describing the noun, not the event
                     out.append(lows[j])

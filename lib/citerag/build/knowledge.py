@@ -40,6 +40,9 @@ _PAREN = re.compile(r"\b((?:[A-Za-z][\w-]*\s+){0,6}[A-Za-z][\w-]*)\s+\(([A-Z][A-
 _TITLE_NAME = re.compile(r"\(([A-Z][A-Za-z0-9-]+)\)\s*$")
 _SEP = r"[\s._-]*"
 _TITLED = re.compile(r"\bthe\s+(?=((?:[\w-]+(?:['’]s)?[ \t]*){1,6}))", re.I)
+# What may follow a document's name in its scope phrase ("in the Foo manual", "of the Bar user's guide")
+_GENRE = r"(?:user'?s\s+)?(?:manual|guide|documentation|document|standard|specification|publication|paper|report" \
+         r"|book|handbook|reference)\b"
 
 
 def _initials_match(acr: str, expansion: str) -> bool:
@@ -245,12 +248,19 @@ class CorpusKnowledge:
         return out
 
     def strip_scope(self, text: str) -> str:
-        """The text without a trailing "in <document> …" scope."""
+        """The text without its "in <document>" scope phrase, and only that: what follows the
+        phrase is still the question ("On which page of the Foo manual is the ls command
+        described" is about the ls command)."""
         for found, _ in self.doc_mentions(text):
-            m = re.search(r"\s+(?:in|under|according\s+to|of|for|from)\s+(?:the\s+)?" + re.escape(found) + r"\b.*$",
-                          text, re.I)
+            lead = r"\s+(?:in|under|according\s+to|of|for|from)\s+(?:the\s+)?" + re.escape(found)
+            # "the seed of Foo's random generator": a possessive name opens the noun phrase the
+            # preposition governs; that phrase goes too
+            m = re.search(lead + rf"['’]s\s+(?!{_GENRE})\w.*$", text, re.I)
             if m:
                 return text[: m.start()]
+            m = re.search(lead + rf"\b(?:['’]s)?(?:\s+{_GENRE})?", text, re.I)
+            if m:
+                return text[: m.start()] + text[m.end():]
         return text
 
     @cached_property

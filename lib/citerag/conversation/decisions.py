@@ -24,14 +24,14 @@ from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from citerag.answer.answerer import written_compound
-from citerag.answer.asked import AUXILIARIES, asked_heads
+from citerag.answer.asked import AUXILIARIES, asked_heads, past_form
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
 from citerag.text.inflect import split_camel
 from citerag.text.patterns import PERSONAL_PRONOUNS, as_word, identifiers
 from citerag.text.terms import Scorer, idf_weights, weighted_share
-from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, token_set, tokenize
+from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, stem, token_set, tokenize
 
 if TYPE_CHECKING:
     from citerag.build.knowledge import CorpusKnowledge
@@ -56,6 +56,8 @@ _PRONOUN = re.compile(rf"\b({PERSONAL_PRONOUNS}|this|that|these|those)\b", re.I)
 _RELATIVE_THAT = re.compile(r"\b(?:the|a|an|any|all|each|every|some)\s+(?:[^\s,;?]+\s+){0,2}?[^\s,;?]+\s+(that)\b",
                             re.I)
 _POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
+# "that version", "those schemes": a demonstrative before a noun (`Decider._named_before`)
+_DEMONSTRATIVE = re.compile(r"\b(this|that|these|those)\s+([A-Za-z][\w-]*[A-Za-z])\b", re.I)
 _PERSONAL = re.compile(rf"\b({PERSONAL_PRONOUNS})\b", re.I)
 # A definite description ("the second step", "the session keys") presupposes a thing already
 # under discussion.
@@ -67,6 +69,10 @@ _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been)\s*$", re.I)
 # "What does X do/set/return?": the question asks for the verb's object, so its last word is the
 # verb, not the thing it is about (after a preposition or article it is a noun: "… use for hashing")
 _WHAT_DOES = re.compile(r"^\s*what\s+(?:does|do|did|can|could|should|will|would|must|may)\b", re.I)
+# "Where is the arrow head placed?", "On which page is the ls command described?": a passive
+# question ends on its participle, the verb, not on the thing it is about
+_PASSIVE = re.compile(r"(?:^|,)\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+)?(?:what|which|where|when|how|why)\b"
+                      r"[^?,]*?\b(?:is|are|was|were)\b", re.I)
 
 # "the one on tables": "one" stands for a noun of the previous question, before the same preposition
 _ONE_PREP = re.compile(r"^\s*(?:the\s+)?ones?\s+(on|for|of|in|about|with|from|under)\s+(\S.*)$", re.I)
@@ -295,8 +301,8 @@ class Decider:
         """The last run of topic words, shortened to the longest tail the corpus itself uses."""
         body = self.know.strip_scope(text.strip().rstrip("?.! "))
         toks = body.split()
-        if (_WHAT_DOES.match(body) and len(toks) > 3 and toks[-1].isalpha() and toks[-1].islower()
-                and toks[-2].lower() not in STOPWORDS):
+        if ((_WHAT_DOES.match(body) or (_PASSIVE.search(body) and past_form(toks[-1].lower()))) and len(toks) > 3
+                and toks[-1].isalpha() and toks[-1].islower() and toks[-2].lower() not in STOPWORDS):
             toks = toks[:-1]
         run: list[str] = []
         for t in reversed(toks):
@@ -411,7 +417,7 @@ class Decider:
                 return Rewrite(frag + "?", [place], "replace_there")
         if pronouns(frag) and not self_resolved(frag, self.know):
             if question:
-                return self._replace_pronouns(frag, f)
+                return self._replace_pronouns(self._named_before(frag, prev_q), f)
             return self._template(frag, prev_q, f)
         if not question:
             words = [w for w in _words(frag) if w.lower() not in STOPWORDS]
@@ -460,7 +466,38 @@ class Decider:
         kept = self._window(q, new)
         return Rewrite(q, [new, *([kept] if kept != new else [])], "substitute_entity")
 
+    def _named_before(self, frag: str, prev_q: str) -> str:
+        """A demonstrative before a noun the previous question names ("which day is *that version*
+        dated after?" after "… did Gri version 2.12.20 add?", "why are *those schemes* at risk?")
+        points at that question's phrase for it: "the" with the words that modify the noun there
+        and a name right after it ("version 2.12.20"), not at the focus of the whole question."""
+        toks = prev_q.rstrip(" ?.!").split()
+        bare = [t.strip(",;:()\"'") for t in toks]
+        relative = {m.start(1) for m in _RELATIVE_THAT.finditer(frag)}
+
+        def phrase(m: re.Match[str]) -> str:
+            noun = m.group(2)
+            if m.start(1) in relative or noun.lower() in STOPWORDS or noun.lower() in AUXILIARIES:
+                return m.group(0)
+            at = next((i for i, t in enumerate(bare) if t.lower() == noun.lower()
+                       or stem(t.lower()) == stem(noun.lower())), None)
+            if at is None:
+                return m.group(0)
+            lo = at
+            while (lo > 0 and bare[lo - 1] and bare[lo - 1].lower() not in STOPWORDS
+                   and bare[lo - 1].lower() not in QUESTION_FRAME and not _QUESTION.match(bare[lo - 1])
+                   and not self.know.doc_mentions(bare[lo - 1]) and not toks[lo - 1].endswith((",", ";", ":"))):
+                lo -= 1
+            words = bare[lo: at + 1]
+            if at + 1 < len(bare) and re.search(r"\d", bare[at + 1]):  # "version 2.12.20", "Algorithm 7"
+                words.append(bare[at + 1])
+            return "the " + " ".join(words)
+
+        return _DEMONSTRATIVE.sub(phrase, frag)
+
     def _replace_pronouns(self, frag: str, f: Focus) -> Rewrite:
+        if not pronouns(frag):  # a demonstrative was the only word pointing back (`_named_before`)
+            return Rewrite(self._scope(frag, f) + "?", [], "replace_demonstrative")
         if not f.entity:
             return Rewrite(frag + "?", [], "none")
         q = _POSSESSIVE.sub(lambda _m: f"the {f.entity}", frag)

@@ -167,7 +167,7 @@ class ConversationWorkflow(Workflow):
         prev = turn["history"][-1] if turn["history"] and turn["route"] == "REWRITE_THEN_RETRIEVE" else None
         method = turn.get("rewrite_method")
         fuse = (self.cp.fuse_previous == "always"
-                or (self.cp.fuse_previous != "never" and method == "replace_pronoun")
+                or (self.cp.fuse_previous != "never" and method in ("replace_pronoun", "replace_demonstrative"))
                 or (self.cp.fuse_previous == "reference" and self.decider.refers_back(turn["user"], method)))
         context = (prev.get("rewritten_query") or prev.get("user")) if prev and fuse else None
         st = await self.agent.agather(ev.query, context=context)
