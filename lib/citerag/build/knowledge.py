@@ -43,6 +43,9 @@ _TITLED = re.compile(r"\bthe\s+(?=((?:[\w-]+(?:['’]s)?[ \t]*){1,6}))", re.I)
 # What may follow a document's name in its scope phrase ("in the Foo manual", "of the Bar user's guide")
 _GENRE = r"(?:user'?s\s+)?(?:manual|guide|documentation|document|standard|specification|publication|paper|report" \
          r"|book|handbook|reference)\b"
+# An auxiliary right after the scope phrase: the question's clause goes on ("… of the Foo manual is X described")
+_CLAUSE_GOES_ON = re.compile(r"\s+(?:is|are|was|were|does|do|did|can|could|should|must|may|will|would|has|have)\b",
+                             re.I)
 
 
 def _initials_match(acr: str, expansion: str) -> bool:
@@ -248,19 +251,16 @@ class CorpusKnowledge:
         return out
 
     def strip_scope(self, text: str) -> str:
-        """The text without its "in <document>" scope phrase, and only that: what follows the
-        phrase is still the question ("On which page of the Foo manual is the ls command
-        described" is about the ls command)."""
+        """The text without its "in <document> …" scope: the phrase and what follows it ("the key
+        sizes in FIPS 203 table 2", "the seed of Foo's random generator"), unless the question
+        goes on after it with its verb ("On which page of the Foo manual *is* the ls command
+        described"): then the phrase alone."""
         for found, _ in self.doc_mentions(text):
-            lead = r"\s+(?:in|under|according\s+to|of|for|from)\s+(?:the\s+)?" + re.escape(found)
-            # "the seed of Foo's random generator": a possessive name opens the noun phrase the
-            # preposition governs; that phrase goes too
-            m = re.search(lead + rf"['’]s\s+(?!{_GENRE})\w.*$", text, re.I)
+            m = re.search(r"\s+(?:in|under|according\s+to|of|for|from)\s+(?:the\s+)?" + re.escape(found)
+                          + rf"\b(?:['’]s)?(?:\s+{_GENRE})?", text, re.I)
             if m:
-                return text[: m.start()]
-            m = re.search(lead + rf"\b(?:['’]s)?(?:\s+{_GENRE})?", text, re.I)
-            if m:
-                return text[: m.start()] + text[m.end():]
+                rest = text[m.end():]
+                return text[: m.start()] + (rest if _CLAUSE_GOES_ON.match(rest) else "")
         return text
 
     @cached_property
