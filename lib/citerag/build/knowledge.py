@@ -252,7 +252,7 @@ class CorpusKnowledge:
 
     def strip_scope(self, text: str) -> str:
         """The text without its "in <document> …" scope: the phrase and what follows it ("the key
-        sizes in FIPS 203 table 2", "the seed of Foo's random generator"), unless the question
+        sizes in STD-7 table 2", "the seed of Foo's random generator"), unless the question
         goes on after it with its verb ("On which page of the Foo manual *is* the ls command
         described"): then the phrase alone."""
         for found, _ in self.doc_mentions(text):

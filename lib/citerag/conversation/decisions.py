@@ -468,7 +468,7 @@ class Decider:
 
     def _named_before(self, frag: str, prev_q: str) -> str:
         """A demonstrative before a noun the previous question names ("which day is *that version*
-        dated after?" after "… did Gri version 2.12.20 add?", "why are *those schemes* at risk?")
+        dated after?" after "… did Tool version 2.12.20 add?", "why are *those schemes* at risk?")
         points at that question's phrase for it: "the" with the words that modify the noun there
         and a name right after it ("version 2.12.20"), not at the focus of the whole question."""
         toks = prev_q.rstrip(" ?.!").split()
