@@ -280,12 +280,7 @@ class Decider:
         idx = next((i for i, t in enumerate(toks) if ident.lower() in t.lower()), None)
         if idx is None:
             return ident
-
-        def open_(t: str) -> bool:
-            w = t.strip(",;:()\"'").lower()
-            return (bool(w) and w not in STOPWORDS and w not in QUESTION_FRAME and not _QUESTION.match(w)
-                    and not self.know.doc_mentions(t))
-
+        open_ = self._in_phrase
         lo = idx
         while lo > 0 and open_(toks[lo - 1]) and not toks[lo - 1].endswith((",", ":", ";")):
             lo -= 1
@@ -296,6 +291,13 @@ class Decider:
         while not subject and hi + 1 < len(toks) and open_(toks[hi + 1]) and not toks[hi].endswith((",", ":", ";")):
             hi += 1
         return " ".join(t.strip(",;:()") for t in toks[lo: hi + 1])
+
+    def _in_phrase(self, tok: str) -> bool:
+        """A token that can belong to a noun phrase of a question: no stopword, question word or
+        frame word, and no document name."""
+        w = tok.strip(",;:()\"'").lower()
+        return (bool(w) and w not in STOPWORDS and w not in QUESTION_FRAME and not _QUESTION.match(w)
+                and not self.know.doc_mentions(tok))
 
     def _last_phrase(self, text: str) -> str | None:
         """The last run of topic words, shortened to the longest tail the corpus itself uses."""
@@ -417,7 +419,10 @@ class Decider:
                 return Rewrite(frag + "?", [place], "replace_there")
         if pronouns(frag) and not self_resolved(frag, self.know):
             if question:
-                return self._replace_pronouns(self._named_before(frag, prev_q), f)
+                named_before = self._named_before(frag, prev_q)
+                if not pronouns(named_before):  # a demonstrative was the only word pointing back
+                    return Rewrite(self._scope(named_before, f) + "?", [], "replace_demonstrative")
+                return self._replace_pronouns(named_before, f)
             return self._template(frag, prev_q, f)
         if not question:
             words = [w for w in _words(frag) if w.lower() not in STOPWORDS]
@@ -484,9 +489,7 @@ class Decider:
             if at is None:
                 return m.group(0)
             lo = at
-            while (lo > 0 and bare[lo - 1] and bare[lo - 1].lower() not in STOPWORDS
-                   and bare[lo - 1].lower() not in QUESTION_FRAME and not _QUESTION.match(bare[lo - 1])
-                   and not self.know.doc_mentions(bare[lo - 1]) and not toks[lo - 1].endswith((",", ";", ":"))):
+            while lo > 0 and self._in_phrase(toks[lo - 1]) and not toks[lo - 1].endswith((",", ";", ":")):
                 lo -= 1
             words = bare[lo: at + 1]
             if at + 1 < len(bare) and re.search(r"\d", bare[at + 1]):  # "version 2.12.20", "Algorithm 7"
@@ -496,8 +499,6 @@ class Decider:
         return _DEMONSTRATIVE.sub(phrase, frag)
 
     def _replace_pronouns(self, frag: str, f: Focus) -> Rewrite:
-        if not pronouns(frag):  # a demonstrative was the only word pointing back (`_named_before`)
-            return Rewrite(self._scope(frag, f) + "?", [], "replace_demonstrative")
         if not f.entity:
             return Rewrite(frag + "?", [], "none")
         q = _POSSESSIVE.sub(lambda _m: f"the {f.entity}", frag)
