@@ -141,6 +141,12 @@ def test_router(decider, user, history, route):
     ("and MergeRows?", "What does Step 4 MergeCols return in Part 7?", "", ["What does MergeRows return in Part 7"]),
     ("and valueStep?", "What is the default valueMax of a value axis?", "",
      ["What is the default valueStep of a value axis"]),
+    # a short sibling name ("ymin" of "ymax") shares too few letters: the embedding says which
+    # word it stands for, not the question's last word
+    ("and ymin?", "What value does the ymax operator push onto the stack?", "",
+     ["What value does the ymin operator push onto the stack"]),
+    ("and decapsulation?", "Which checks does the encapsulation algorithm perform on its input?", "",
+     ["Which checks does the decapsulation algorithm perform on its input"]),
     # the entity comes from the previous answer: "which KEM …?" is answered with a name
     ("what are its key sizes?", "Which KEM did NIST select for standardization?",
      "In summary, NIST has only selected HQC for standardization. [c1]", ["HQC"]),

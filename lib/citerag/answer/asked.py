@@ -41,7 +41,7 @@ from citerag.text.patterns import (
     quoted_phrases,
 )
 from citerag.text.sentences import split_cited
-from citerag.text.tokenize import STOPWORDS, stem, token_set
+from citerag.text.tokenize import AUXILIARIES, STOPWORDS, stem, token_set
 
 # "per second", "per year": a rate's or a frequency's unit of time
 _PER_TIME = r"\bper (?:second|minute|hour|day|week|month|year)\b"
@@ -173,9 +173,6 @@ _WH = re.compile(r"\b(what|which|how many|how much)\s+", re.I)
 _PREPOSITIONS = frozenset("besides beside except excluding including beyond without among across along around "
                           "behind below above beneath toward towards unlike versus despite inside outside near "
                           "until per".split())
-# Auxiliaries and modals: the word after their subject is the question's verb ("does X generate").
-AUXILIARIES = frozenset("does do did is are was were can could should will would has have had must might may "
-                        "shall".split())
 # Heads that ask for no particular thing ("what kind of", "how many times").
 _EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part times unit option difference step purpose "
                          "role meaning".split())

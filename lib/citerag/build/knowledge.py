@@ -32,7 +32,7 @@ from functools import cached_property
 
 from citerag.build.profile import CorpusProfile
 from citerag.text.patterns import DOCUMENT_NOUNS, NUMBERED_VARIANT, identifiers
-from citerag.text.tokenize import STOPWORDS, token_set, tokenize
+from citerag.text.tokenize import AUXILIARIES, STOPWORDS, token_set, tokenize
 
 _SMALL = frozenset({"of", "for", "and", "the", "with", "under", "on", "to", "a", "an", "in", "by"})
 _ACR = re.compile(r"^[A-Z][A-Za-z0-9-]{1,11}$")
@@ -40,12 +40,13 @@ _PAREN = re.compile(r"\b((?:[A-Za-z][\w-]*\s+){0,6}[A-Za-z][\w-]*)\s+\(([A-Z][A-
 _TITLE_NAME = re.compile(r"\(([A-Z][A-Za-z0-9-]+)\)\s*$")
 _SEP = r"[\s._-]*"
 _TITLED = re.compile(r"\bthe\s+(?=((?:[\w-]+(?:['’]s)?[ \t]*){1,6}))", re.I)
-# What may follow a document's name in its scope phrase ("in the Foo manual", "of the Bar user's guide")
-_GENRE = r"(?:user'?s\s+)?(?:manual|guide|documentation|document|standard|specification|publication|paper|report" \
-         r"|book|handbook|reference)\b"
+# What may follow a document's name in its scope phrase ("in the Foo manual", "of the Bar user's
+# guide"): a word for a document, or one that names a document only after its name ("the Foo reference")
+_GENRE = (r"(?:user'?s\s+)?(?:"
+          + "|".join(sorted(DOCUMENT_NOUNS | {"documentation", "paper", "book", "reference"}, key=len, reverse=True))
+          + r")\b")
 # An auxiliary right after the scope phrase: the question's clause goes on ("… of the Foo manual is X described")
-_CLAUSE_GOES_ON = re.compile(r"\s+(?:is|are|was|were|does|do|did|can|could|should|must|may|will|would|has|have)\b",
-                             re.I)
+_CLAUSE_GOES_ON = re.compile(rf"\s+(?:{'|'.join(sorted(AUXILIARIES))})\b", re.I)
 
 
 def _initials_match(acr: str, expansion: str) -> bool:

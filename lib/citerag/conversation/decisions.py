@@ -24,14 +24,14 @@ from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from citerag.answer.answerer import written_compound
-from citerag.answer.asked import AUXILIARIES, asked_heads, past_form
+from citerag.answer.asked import asked_heads, past_form
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
 from citerag.text.inflect import split_camel
 from citerag.text.patterns import PERSONAL_PRONOUNS, as_word, identifiers
 from citerag.text.terms import Scorer, idf_weights, weighted_share
-from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, stem, token_set, tokenize
+from citerag.text.tokenize import AUXILIARIES, QUESTION_FRAME, STOPWORDS, stem, token_set, tokenize
 
 if TYPE_CHECKING:
     from citerag.build.knowledge import CorpusKnowledge
@@ -198,6 +198,10 @@ def is_vague(text: str, know: CorpusKnowledge) -> bool:
 
 
 KIN_PREFIX = 4  # letters two names share at least to be kin ("MergeCols", "MergeRows")
+# A lone follow-up name is a sibling of the previous question's word whose embedding is this close
+# (cosine) and this much closer than any other of its words ("xmin" ~ "xmax" 0.63, next 0.27).
+SIBLING_SIM = 0.5
+SIBLING_MARGIN = 0.1
 
 
 _ONE = re.compile(r"\b(?:which|what)\s+(one)\b", re.I)
@@ -428,7 +432,7 @@ class Decider:
             words = [w for w in _words(frag) if w.lower() not in STOPWORDS]
             if len(words) == 1 and len(frag.split()) <= 2:
                 return (self._swap_marked(prev_q, frag.split()[-1]) or self._swap_kin(prev_q, words[0])
-                        or self._swap_last_word(prev_q, words[0]))
+                        or self._swap_sibling(prev_q, words[0]) or self._swap_last_word(prev_q, words[0]))
             return (self._swap_complement(frag, prev_q) or self._swap_head(frag, prev_q)
                     or self._template(frag, prev_q, f))
         return self._carry_scope(frag, ids, f, one_of)
@@ -599,11 +603,33 @@ class Decider:
         best = max(cands, default=None)
         if best is None or best[0] < KIN_PREFIX or best[0] >= len(word):
             return None
-        old = best[3]
+        return self._put_in_place(prev_q, best[3], word, "swap_kin")
+
+    def _swap_sibling(self, prev_q: str, word: str) -> Rewrite | None:
+        """A lone name whose meaning is close to one word of the previous question, and clearly
+        closer than to any other, takes that word's place: "and xmin?" after "What does the xmax
+        operator yield?" is about xmin, not about what xmax "xmins". Short sibling names share too
+        few letters for `_swap_kin`; the bundled embedding model says they are siblings. A
+        document's name is never the word replaced (it scopes the question)."""
+        scope = {w.lower() for name, _ in self.know.doc_mentions(prev_q) for w in name.split()}
+        toks = list(dict.fromkeys(t for t in re.findall(r"[A-Za-z][\w.-]*[\w]", prev_q)
+                                  if t.lower() not in STOPWORDS and t.lower() not in scope
+                                  and t.lower() != word.lower()))
+        if not toks:
+            return None
+        vecs = self.store.embedder.embed([word, *toks])
+        sims = sorted(zip((vecs[1:] @ vecs[0]).tolist(), toks, strict=True), reverse=True)
+        runner_up = sims[1][0] if len(sims) > 1 else 0.0
+        if sims[0][0] < SIBLING_SIM or sims[0][0] - runner_up < SIBLING_MARGIN:
+            return None
+        return self._put_in_place(prev_q, sims[0][1], word, "swap_sibling")
+
+    @staticmethod
+    def _put_in_place(prev_q: str, old: str, word: str, method: str) -> Rewrite:
         # a numbered label of the old name ("Step 4 MergeCols") does not label the new one
         q = re.sub(rf"(?:\b[A-Z][a-z]+ \d+\s+)?(?<![\w-]){re.escape(old)}(?![\w-])", lambda _m: word, prev_q,
                    count=1)
-        return Rewrite(q.rstrip(" ?") + "?", [word], "swap_kin")
+        return Rewrite(q.rstrip(" ?") + "?", [word], method)
 
     def _swap_last_word(self, prev_q: str, word: str) -> Rewrite:
         toks = prev_q.rstrip(" ?").split()

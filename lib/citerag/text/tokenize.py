@@ -30,6 +30,11 @@ STOPWORDS = frozenset(
     between about""".split()
 )
 
+# Auxiliaries and modals: the word after their subject is the question's verb ("does X generate"),
+# and one after a phrase says the clause goes on ("… of the manual *is* X described").
+AUXILIARIES = frozenset("does do did is are was were can could should will would has have had must might may "
+                        "shall".split())
+
 # Words that frame a question rather than name what it asks about ("what does X *stand for*",
 # "*explain* X", "the *difference* between"). The answer scorer ignores them; BM25 does not.
 QUESTION_FRAME = frozenset(
