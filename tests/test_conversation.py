@@ -187,6 +187,21 @@ def test_rewriter_carries_the_entities(decider, user, prev, answer, must):
         assert entity.lower() in rw.query.lower(), (rw.query, entity)
 
 
+@pytest.mark.parametrize("user, prev, answer, query", [
+    # a demonstrative before the noun the previous question asked for means the name its answer gave
+    ("when will that KEM be standardized?", "Which KEM did the agency select for standardization?",
+     "The agency selected HQC for standardization. [c1]", "when will HQC be standardized?"),
+    ("what is the ciphertext size of that scheme?", "Which scheme did the round end with?",
+     "The round ended with the selection of HQC. [c1]", "what is the ciphertext size of HQC?"),
+    # "when" with an auxiliary after it asks a question of its own, it adds no condition
+    ("when will the final version appear?", "Which document does the agency plan to publish next?", "",
+     "when will the final version appear?"),
+])
+def test_rewriter_reads_the_answer_for_the_asked_thing(decider, user, prev, answer, query):
+    rw = decider.rewrite(user, [_turn(prev, answer=answer)])
+    assert rw.query == query, rw
+
+
 def test_dev_conversations_meet_the_targets_with_expected_routes(make_engine):
     convs = load_conversations(EVAL / "conversations.jsonl")
     rows = run_conversations(make_engine(), convs, uuid.uuid4().hex[:8])

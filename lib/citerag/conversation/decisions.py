@@ -45,16 +45,19 @@ _QUESTION = re.compile(
     r"^\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+(?:what|which|whom|whose)\b|what|which|how|when|why|where|who|whom|whose|is|are|was|were|does|do|did|can|could|should|may|must"
     r"|will|would|has|have|list|name|describe|explain|give|define|summari[sz]e|compare|show|tell)\b", re.I)
 # A follow-up that only adds a condition to the previous question ("and if it is stored by columns?").
-_CONDITION = re.compile(r"^\s*(?:what\s+)?(?:if|when|unless|in\s+case|even\s+if)\b", re.I)
+# "when" opens a condition ("and when it is SHA-512?"), unless an auxiliary follows: then it asks
+# a question of its own ("when will that organization publish it?")
+_CONDITION = re.compile(rf"^\s*(?:what\s+)?(?:if|when(?!\s+(?:{'|'.join(sorted(AUXILIARIES))})\b)|unless|in\s+case"
+                        r"|even\s+if)\b", re.I)
 # A follow-up that is only a question word ("and where?", "why?"): the same question, asked anew.
 _BARE_WH = re.compile(r"^\s*(where|when|who|why|how)\s*$", re.I)
 _LEAD_WH = re.compile(r"^\s*(?:what|which|where|when|who|whom|why|how)\b", re.I)
 _AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 _PRONOUN = re.compile(rf"\b({PERSONAL_PRONOUNS}|this|that|these|those)\b", re.I)
 # "that" after a determined noun opens a relative clause ("the values that X returns"), it points
-# back at nothing
-_RELATIVE_THAT = re.compile(r"\b(?:the|a|an|any|all|each|every|some)\s+(?:[^\s,;?]+\s+){0,2}?[^\s,;?]+\s+(that)\b",
-                            re.I)
+# back at nothing; after a preposition it is a demonstrative ("the size of that scheme")
+_RELATIVE_THAT = re.compile(r"\b(?:the|a|an|any|all|each|every|some)\s+(?:[^\s,;?]+\s+){0,2}?"
+                            r"(?!(?:of|in|on|for|to|with|from|by|about|at|into|under)\s)[^\s,;?]+\s+(that)\b", re.I)
 _POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
 # "that version", "those schemes": a demonstrative before a noun (`Decider._named_before`)
 _DEMONSTRATIVE = re.compile(r"\b(this|that|these|those)\s+([A-Za-z][\w-]*[A-Za-z])\b", re.I)
@@ -91,6 +94,8 @@ _NAMED_KINDS = frozenset("scheme schemes algorithm algorithms candidate candidat
 _NAMED_MEMBER = re.compile(r"\bthe\s+([\w.\\-]*[A-Za-z][\w.\\-]*)\s+(property|attribute|option|parameter|argument|field"
                            r"|method|command|flag|variable|setting|macro|keyword|operator)\s+(?:of|in|for)\b", re.I)
 _ENTITY_SEEKING = re.compile(r"^\s*(?:which|what)\s+(\w+)\s+(?!is\b|are\b|was\b|were\b)", re.I)
+# The thing a "which/what X …" question asks for, whatever follows it
+_ASKED_HEAD = re.compile(r"^\s*(?:which|what)\s+(\w+)\b", re.I)
 # Words that carry no topic: a message made only of these (and stopwords) is too unclear to search.
 _VAGUE = frozenset("""help me standard standards document documents doc docs explain tell about spec specs
 specification specifications question questions thing things stuff info information please give overview
@@ -251,21 +256,30 @@ class Decider:
 
     # -- references ------------------------------------------------------------------------
 
+    def answer_name(self, turn: dict) -> str | None:
+        """The name the answer to a "which/what X …" question gave: the first new identifier in
+        an answer sentence that shares the question's words (None when refused or not asked so)."""
+        q = turn.get("rewritten_query") or turn["user"]
+        m = _ASKED_HEAD.match(q)
+        if not m or turn.get("refused"):
+            return None
+        asked = {i.lower() for i in identifiers(q)}
+        words = {t for t in tokenize(q) if t not in STOPWORDS and t != m.group(1).lower()}
+        named = [i for sent in split_sentences(strip_citations(turn.get("answer", "")))
+                 if words & token_set(sent)
+                 for i in specific_identifiers(sent, self.know) if i.lower() not in asked]
+        return named[0] if named else None
+
     def focus(self, turn: dict) -> Focus:
         """Entity, phrase and document scope of one earlier turn (a memory record as dict)."""
         q = turn.get("rewritten_query") or turn["user"]
         scopes = self.know.doc_mentions(q)
         doc_scope = scopes[0][0] if scopes else None
         m = _ENTITY_SEEKING.match(q)
-        if m and m.group(1).lower() in self.kinds and not turn.get("refused"):
-            # the name the answer gave: a new identifier in a sentence that shares the question's words
-            asked = {i.lower() for i in identifiers(q)}
-            words = {t for t in tokenize(q) if t not in STOPWORDS and t != m.group(1).lower()}
-            named = [i for sent in split_sentences(strip_citations(turn.get("answer", "")))
-                     if words & token_set(sent)
-                     for i in specific_identifiers(sent, self.know) if i.lower() not in asked]
+        if m and m.group(1).lower() in self.kinds:
+            named = self.answer_name(turn)
             if named:
-                return Focus(named[0], named[0], doc_scope)
+                return Focus(named, named, doc_scope)
         ids = specific_identifiers(q, self.know)
         params = [i for i in ids if self.know.is_variant(i)]
         if params:
@@ -423,7 +437,7 @@ class Decider:
                 return Rewrite(frag + "?", [place], "replace_there")
         if pronouns(frag) and not self_resolved(frag, self.know):
             if question:
-                named_before = self._named_before(frag, prev_q)
+                named_before = self._named_before(frag, prev_q, self.answer_name(answered[-1]))
                 if not pronouns(named_before):  # a demonstrative was the only word pointing back
                     return Rewrite(self._scope(named_before, f) + "?", [], "replace_demonstrative")
                 return self._replace_pronouns(named_before, f)
@@ -475,13 +489,24 @@ class Decider:
         kept = self._window(q, new)
         return Rewrite(q, [new, *([kept] if kept != new else [])], "substitute_entity")
 
-    def _named_before(self, frag: str, prev_q: str) -> str:
+    def _named_before(self, frag: str, prev_q: str, answer_name: str | None = None) -> str:
         """A demonstrative before a noun the previous question names ("which day is *that version*
         dated after?" after "… did Tool version 2.12.20 add?", "why are *those schemes* at risk?")
         points at that question's phrase for it: "the" with the words that modify the noun there
-        and a name right after it ("version 2.12.20"), not at the focus of the whole question."""
+        and a name right after it ("version 2.12.20"), not at the focus of the whole question. When
+        that noun is what the previous question asked for ("which organization …?") and its answer
+        named one, the demonstrative means that name ("when will that organization publish it?")."""
         toks = prev_q.rstrip(" ?.!").split()
         bare = [t.strip(",;:()\"'") for t in toks]
+        # a name, not a hyphenated adjective the answer used ("isogeny-based", "unix-like")
+        if answer_name and re.search(r"[A-Z\d_.]", answer_name) and _ASKED_HEAD.match(prev_q):
+            head = list(takewhile(lambda w: w.lower() not in STOPWORDS and w.lower() not in AUXILIARIES, bare[1:]))
+            # "that parameter set" after "which parameter set …", or "that one"
+            for words in [*(r"\s+".join(map(re.escape, head[:k])) for k in range(len(head), 0, -1)), "one"]:
+                said = re.compile(rf"\b(?:this|that|these|those)\s+{words}\b", re.I)
+                if said.search(frag):
+                    frag = said.sub(lambda _m: answer_name, frag, count=1)
+                    break
         relative = {m.start(1) for m in _RELATIVE_THAT.finditer(frag)}
 
         def phrase(m: re.Match[str]) -> str:
