@@ -693,6 +693,10 @@ def test_a_yes_no_requirement_is_answered_by_the_sentence_stating_it_with_a_moda
     assert states_predicate(q, "Implementations should not bound this loop, if at all possible.")
     assert not states_predicate(q, "An incorrect limit on the widget loop will cause interoperability errors.")
     assert not states_predicate("What should implementations bound?", "Implementations should not bound it.")
+    # a denial with "does not" states the predicate too; an emphatic "does" in a condition does not
+    q = "Does the packer create the labels used for sorting?"
+    assert states_predicate(q, "The packer does not create labels, it is your responsibility to do so.")
+    assert not states_predicate(q, "If a user does create labels, the packer sorts them by name.")
 
 
 def test_a_title_line_over_a_table_names_its_rows():

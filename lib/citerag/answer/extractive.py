@@ -111,13 +111,15 @@ _ASKS_WHAT_IT_DOES = re.compile(r"^what (?:does|do|did)\s+\S.*?\s[a-z]+(?:\s+(?:
 # A part with this many content words of its own names its own subject.
 OWN_SUBJECT_WORDS = 4
 
-_MODAL_VERB = re.compile(r"\b(?:may|must|shall|should|can|cannot|need)\s+(?:not\s+|only\s+|also\s+|never\s+)?"
-                         r"([a-z]+)\b", re.I)
+_MODAL_VERB = re.compile(r"\b(?:(?:may|must|shall|should|can|cannot|need|will)\s+(?:not\s+|only\s+|also\s+|never\s+)?"
+                         r"|(?:does|do|did)\s+not\s+)([a-z]+)\b", re.I)
 
 
 def states_predicate(question: str, text: str) -> bool:
     """The passage states with a modal the verb a yes/no question asks about ("Should X bound Y?"
-    ← "X should not bound Y"): the verb after the modal is one of the question's words."""
+    ← "X should not bound Y"), or denies it ("Does X create Y?" ← "X does not create Y"; a bare
+    "does" is emphasis, often in a condition: "if X does bound Y"): the verb after the modal or
+    the negation is one of the question's words."""
     if not TYPES["yesno"].match(question.strip()):
         return False
     asked = {w.lower() for w in re.findall(r"[A-Za-z]+", question)[2:]} - STOPWORDS
