@@ -32,7 +32,7 @@ from functools import cached_property
 
 from citerag.build.profile import CorpusProfile
 from citerag.text.patterns import DOCUMENT_NOUNS, NUMBERED_VARIANT, identifiers
-from citerag.text.tokenize import AUXILIARIES, STOPWORDS, token_set, tokenize
+from citerag.text.tokenize import AUXILIARY_ALTERNATION, STOPWORDS, token_set, tokenize
 
 _SMALL = frozenset({"of", "for", "and", "the", "with", "under", "on", "to", "a", "an", "in", "by"})
 _ACR = re.compile(r"^[A-Z][A-Za-z0-9-]{1,11}$")
@@ -46,7 +46,7 @@ _GENRE = (r"(?:user'?s\s+)?(?:"
           + "|".join(sorted(DOCUMENT_NOUNS | {"documentation", "paper", "book", "reference"}, key=len, reverse=True))
           + r")\b")
 # An auxiliary right after the scope phrase: the question's clause goes on ("… of the Foo manual is X described")
-_CLAUSE_GOES_ON = re.compile(rf"\s+(?:{'|'.join(sorted(AUXILIARIES))})\b", re.I)
+_CLAUSE_GOES_ON = re.compile(rf"\s+(?:{AUXILIARY_ALTERNATION})\b", re.I)
 
 
 def _initials_match(acr: str, expansion: str) -> bool:

@@ -31,7 +31,15 @@ from citerag.retrieval.query import QueryAnalysis, detect_mode
 from citerag.text.inflect import split_camel
 from citerag.text.patterns import PERSONAL_PRONOUNS, as_word, identifiers
 from citerag.text.terms import Scorer, idf_weights, weighted_share
-from citerag.text.tokenize import AUXILIARIES, QUESTION_FRAME, STOPWORDS, stem, token_set, tokenize
+from citerag.text.tokenize import (
+    AUXILIARIES,
+    AUXILIARY_ALTERNATION,
+    QUESTION_FRAME,
+    STOPWORDS,
+    stem,
+    token_set,
+    tokenize,
+)
 
 if TYPE_CHECKING:
     from citerag.build.knowledge import CorpusKnowledge
@@ -47,7 +55,7 @@ _QUESTION = re.compile(
 # A follow-up that only adds a condition to the previous question ("and if it is stored by columns?").
 # "when" opens a condition ("and when it is SHA-512?"), unless an auxiliary follows: then it asks
 # a question of its own ("when will that organization publish it?")
-_CONDITION = re.compile(rf"^\s*(?:what\s+)?(?:if|when(?!\s+(?:{'|'.join(sorted(AUXILIARIES))})\b)|unless|in\s+case"
+_CONDITION = re.compile(rf"^\s*(?:what\s+)?(?:if|when(?!\s+(?:{AUXILIARY_ALTERNATION})\b)|unless|in\s+case"
                         r"|even\s+if)\b", re.I)
 # A follow-up that is only a question word ("and where?", "why?"): the same question, asked anew.
 _BARE_WH = re.compile(r"^\s*(where|when|who|why|how)\s*$", re.I)
@@ -203,6 +211,8 @@ def is_vague(text: str, know: CorpusKnowledge) -> bool:
 
 
 KIN_PREFIX = 4  # letters two names share at least to be kin ("MergeCols", "MergeRows")
+# A word of a question that a lone follow-up name can take the place of ("MergeCols", "x.min")
+_NAME_TOKEN = re.compile(r"[A-Za-z][\w.-]*[\w]")
 # A lone follow-up name is a sibling of the previous question's word whose embedding is this close
 # (cosine) and this much closer than any other of its words ("xmin" ~ "xmax" 0.63, next 0.27).
 SIBLING_SIM = 0.5
@@ -298,15 +308,15 @@ class Decider:
         idx = next((i for i, t in enumerate(toks) if ident.lower() in t.lower()), None)
         if idx is None:
             return ident
-        open_ = self._in_phrase
         lo = idx
-        while lo > 0 and open_(toks[lo - 1]) and not toks[lo - 1].endswith((",", ":", ";")):
+        while lo > 0 and self._in_phrase(toks[lo - 1]) and not toks[lo - 1].endswith((",", ":", ";")):
             lo -= 1
         hi = idx
         # after "does/can/… X" the next word is the question's verb ("What does X generate?"), not
         # part of X's phrase
         subject = lo == idx and idx > 0 and toks[idx - 1].lower() in AUXILIARIES
-        while not subject and hi + 1 < len(toks) and open_(toks[hi + 1]) and not toks[hi].endswith((",", ":", ";")):
+        while (not subject and hi + 1 < len(toks) and self._in_phrase(toks[hi + 1])
+               and not toks[hi].endswith((",", ":", ";"))):
             hi += 1
         return " ".join(t.strip(",;:()") for t in toks[lo: hi + 1])
 
@@ -437,7 +447,9 @@ class Decider:
                 return Rewrite(frag + "?", [place], "replace_there")
         if pronouns(frag) and not self_resolved(frag, self.know):
             if question:
-                named_before = self._named_before(frag, prev_q, self.answer_name(answered[-1]))
+                # the previous answer's name is read only when a demonstrative may point at it
+                name = self.answer_name(answered[-1]) if _DEMONSTRATIVE.search(frag) else None
+                named_before = self._named_before(frag, prev_q, name)
                 if not pronouns(named_before):  # a demonstrative was the only word pointing back
                     return Rewrite(self._scope(named_before, f) + "?", [], "replace_demonstrative")
                 return self._replace_pronouns(named_before, f)
@@ -622,7 +634,7 @@ class Decider:
         def camel(t: str) -> bool:
             return any(c.isupper() for c in t[1:])
 
-        toks = re.findall(r"[A-Za-z][\w.-]*[\w]", prev_q)
+        toks = _NAME_TOKEN.findall(prev_q)
         cands = [(shared(t), camel(t) == camel(word), i, t) for i, t in enumerate(toks)
                  if t.lower() != low and t.lower() not in STOPWORDS]
         best = max(cands, default=None)
@@ -637,7 +649,7 @@ class Decider:
         few letters for `_swap_kin`; the bundled embedding model says they are siblings. A
         document's name is never the word replaced (it scopes the question)."""
         scope = {w.lower() for name, _ in self.know.doc_mentions(prev_q) for w in name.split()}
-        toks = list(dict.fromkeys(t for t in re.findall(r"[A-Za-z][\w.-]*[\w]", prev_q)
+        toks = list(dict.fromkeys(t for t in _NAME_TOKEN.findall(prev_q)
                                   if t.lower() not in STOPWORDS and t.lower() not in scope
                                   and t.lower() != word.lower()))
         if not toks:

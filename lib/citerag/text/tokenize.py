@@ -34,6 +34,8 @@ STOPWORDS = frozenset(
 # and one after a phrase says the clause goes on ("… of the manual *is* X described").
 AUXILIARIES = frozenset("does do did is are was were can could should will would has have had must might may "
                         "shall".split())
+# The same words as a regex alternation, for patterns that look for one after a phrase.
+AUXILIARY_ALTERNATION = "|".join(sorted(AUXILIARIES))
 
 # Words that frame a question rather than name what it asks about ("what does X *stand for*",
 # "*explain* X", "the *difference* between"). The answer scorer ignores them; BM25 does not.
