@@ -725,6 +725,36 @@ def test_a_kind_head_is_stated_by_its_cue_or_by_the_answer_naming_the_kind():
     assert not head_stated(Head("year", "date"), "", "The year of the standard is given in its references.")
 
 
+def test_the_asked_thing_of_a_phrase_whose_verb_is_a_guess():
+    """Without an auxiliary the verb ending a "which X …" phrase is guessed: "which value means
+    black" asks for a value, not for "means"; "which method sets several properties" for a method.
+    Each noun before a word that could be its verb may be the head, and evidence naming any of them
+    states it; evidence naming none does not. A hyphenated modifier in -ed is not the verb, and a
+    question word in a relative clause ("the bug in which two patches …") asks for nothing."""
+    from citerag.answer.asked import asked_heads, head_stated
+
+    (value,) = asked_heads("Which value means black in the tool?")
+    assert head_stated(value, "A graylevel value of 0 is black and 1 is white.", "")
+    assert not head_stated(value, "Black text is drawn on a white page.", "")
+    (method,) = asked_heads("which method sets several properties at once?")
+    assert head_stated(method, "The setProperties method takes a dictionary.", "")
+    (schemes,) = asked_heads("Which two hash-based signature schemes does the standard use as components?")
+    assert schemes.word == "schemes"
+    assert asked_heads("Who found the bug in which two nearly equal color patches came out red?") == ()
+
+
+def test_a_date_is_a_year_or_a_month_not_a_word_a_month_begins():
+    """The date cue took "may" (the modal), "decapsulation" and "novel" for months, so a "when
+    will …" question was answered with a sentence holding no date."""
+    from citerag.answer.asked import STRICT, type_match
+
+    assert not type_match(("date",), "After the process is completed, the agency may consider a standard.")
+    assert not type_match(("date",), "The decapsulation key is a novel octet string.")
+    assert type_match(("date",), "The comment period closed on 12 May.")
+    assert type_match(("date",), "It was published in Sept. and revised in 2024.")
+    assert STRICT["money"].search("how much does it charge for issuing one?")
+
+
 def test_each_part_wants_the_answer_type_it_asks_itself():
     """"Which shuffle is the sampler based on, and which bytes of the output choose the signs?":
     the first part asks no number; inheriting the question's ("which bytes") halved the one

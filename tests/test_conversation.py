@@ -174,6 +174,14 @@ def test_router(decider, user, history, route):
      "schemes besides RSA?", "", ["why are the approved key establishment schemes at risk"]),
     # a passive question ends on its participle, the verb: "it" is what the question is about
     ("can it be changed?", "Where is the encapsulation key stored?", "", ["can encapsulation key be changed"]),
+    # a what/which question for a verb's object ends on the verb, after the subject the
+    # auxiliary opens; a passive clause ends on its participle after a form of "be"
+    ("can it be skipped?", "Which hash function does the key generation algorithm call?", "",
+     ["can key generation algorithm be skipped"]),
+    ("can it store strings?", "What happens when the new version is deleted?", "", ["can version store"]),
+    # ... but a question that goes on past its verb ends on an object
+    ("is it patented?", "What kind of multiplication does FIPS 204 speed up with Montgomery multiplication?", "",
+     ["Montgomery multiplication patented"]),
     # the document scope in the middle of a question is dropped, not what follows it
     ("and why is it needed?", "On which page of FIPS 203 is the decapsulation key check described?", "",
      ["key check needed"]),

@@ -89,7 +89,7 @@ TYPES: dict[str, re.Pattern[str]] = {
 # Quantities whose unit the question fixes: any number will not do. "What does X cost" wants an
 # amount of money, "how long does X take" a duration ("how long must the nonce be" is a length).
 STRICT: dict[str, re.Pattern[str]] = {
-    "money": re.compile(r"\bhow much (?:does|do|did|will|would|is|are)\b.*\bcost\b|"
+    "money": re.compile(r"\bhow much (?:does|do|did|will|would|is|are)\b.*\b(?:cost|charge)\b|"
                         r"\bwhat (?:does|do|did|will|would)\b.*\bcost\b|\b(?:price|prices|fee|fees)\b", re.I),
     "duration": re.compile(r"\bhow long (?:does|do|did|will|would|should|can|could)\b.*\b(?:take|takes|last|lasts)\b|"
                            r"\bhow much time\b", re.I),
@@ -115,7 +115,10 @@ CUES: dict[str, re.Pattern[str]] = {
     "number": re.compile(r"\d"),
     "frequency": re.compile(r"\bevery\b|\b(?:once|twice|daily|weekly|monthly|yearly|annually|hourly|periodically)\b|"
                             rf"\b(?:times|once) (?:a|an|per|each)\b|{_PER_TIME}", re.I),
-    "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I),
+    # a month's name or its abbreviation, not any word it begins ("decapsulation", "novel", "mark"),
+    # and "May" only capitalised (the modal verb is not a date)
+    "date": re.compile(r"\b(?:1[89]|20)\d\d\b|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|"
+                       r"aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|(?-i:\bMay\b)", re.I),
     "reason": re.compile(r"\b(because|since|due to|so that|in order to|therefore|reasons?|thus|as a result|"
                          r"avoids?|prevents?|ensures?|allows?|motivation|motivated|rationale|purpose)\b", re.I),
     # items between commas, numbered names, an announcing colon, or "a, b or c"
@@ -204,6 +207,8 @@ class Head:
     type: str = ""  # an answer type whose cue stands in for the word
     # the words before it in its noun phrase ("quantum key distribution" of "… protocol")
     modifiers: tuple[str, ...] = field(default=(), compare=False)
+    # other words the phrase may have as its head, when the verb ending it is ambiguous
+    alternatives: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -306,6 +311,8 @@ def asked_heads(question: str) -> tuple[Head, ...]:
     function word or a name; a bare "what is …" has no head."""
     out: list[Head] = []
     for m in _WH.finditer(question):
+        if _relative(question[: m.start()]):
+            continue
         words: list[str] = []
         rest = question[m.end():].split()
         of_phrase = (len(rest) > 2 and m.group(1).lower() in ("what", "which") and rest[0].lower() in _COPULA
@@ -313,6 +320,7 @@ def asked_heads(question: str) -> tuple[Head, ...]:
         if of_phrase:
             rest = rest[2:]  # "what is the X of …" asks for X
         ended_by = ""
+        alternatives: tuple[str, ...] = ()
         for raw in rest[:5]:
             w = raw.strip("?,.;:!")
             low = w.lower()
@@ -323,7 +331,7 @@ def asked_heads(question: str) -> tuple[Head, ...]:
                 ended_by = ("aux" if low in AUXILIARIES else "of" if low == "of" or low in _PREPOSITIONS
                             else "function" if low in STOPWORDS else "name")
                 break
-            if words and low.endswith("ed") and len(low) > 4:  # "which Tool version added X": its verb
+            if words and low.endswith("ed") and len(low) > 4 and "-" not in low:  # "which Tool version added X"
                 ended_by = "verb"
                 break
             words.append(w)
@@ -346,12 +354,39 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             # a counted noun is the subject ("which three functions make up X"), not its verb
             counted = words[0].lower() in _COUNT_WORDS
             head = words[1] if counted else words[-2]
+            # without a lexicon the verb is a guess ("which parameter sets give …", "which value means
+            # black"): every noun before a word that could be its verb may be the asked thing
+            alternatives = tuple(dict.fromkeys(words[i - 1] for i in _subject_verbs(words, 2 if counted else 1)
+                                               if words[i - 1] != head))
         else:
             continue
         if stem(head.lower()) not in _EMPTY_HEADS:  # "unit" as well as "units"
             mods = tuple(w for w in words[:words.index(head)] if w.lower() not in _COUNT_WORDS)
-            out.append(Head(head, _TYPED_HEADS.get(head.lower(), ""), mods))
+            out.append(Head(head, _TYPED_HEADS.get(head.lower(), ""), mods, alternatives))
     return tuple(out)
+
+
+def _plural_s(word: str) -> bool:
+    """A word in -s that may be a plural noun or a verb in -s ("notion *covers*"; not "class", "status")."""
+    return re.search(r"[a-z](?<![su'])s$", word) is not None
+
+
+def _subject_verbs(words: list[str], start: int) -> list[int]:
+    """The indexes of the words that could be the verb of a "which/what X verb …" phrase with no
+    auxiliary: a word that agrees in number with the one before it as a verb does with its subject,
+    in -s after a singular noun ("which value *means* black", "which method *sets* several
+    properties") or bare after a plural ("which Tool commands *give* statistics"). A word after a
+    capitalised one is not a verb (a name modifies the noun after it)."""
+    return [i for i in range(start, len(words))
+            if words[i].isalpha() and words[i].islower() and not words[i - 1][:1].isupper()
+            and words[i] not in STOPWORDS and _plural_s(words[i]) != _plural_s(words[i - 1].lower())]
+
+
+def _relative(before: str) -> bool:
+    """A question word inside a relative clause ("who found the bug *in which* two patches …"):
+    another question word opens the same clause before it."""
+    clause = re.split(r"[,;]|\band\b", before)[-1]
+    return re.search(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", clause, re.I) is not None
 
 
 _QWORD = re.compile(r"[A-Za-z][\w'-]*")
@@ -412,7 +447,8 @@ def action_stated(verb: str, evidence_text: str, answer_text: str) -> bool:
 def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
     def names_it(text: str) -> bool:
-        return _names_word(head.word, token_set(split_camel(text)))
+        words = token_set(split_camel(text))
+        return any(_names_word(w, words) for w in (head.word, *head.alternatives))
 
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself
         return bool(CUES[head.type].search(answer_text)) or names_it(answer_text)

@@ -80,6 +80,31 @@ _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been)\s*$", re.I)
 # "What does X do/set/return?": the question asks for the verb's object, so its last word is the
 # verb, not the thing it is about (after a preposition or article it is a noun: "… use for hashing")
 _WHAT_DOES = re.compile(r"^\s*what\s+(?:does|do|did|can|could|should|will|would|must|may)\b", re.I)
+# "What size does the guide recommend?", "which model have most systems followed?": the same with
+# the asked thing named ("How does X define a key?" ends on an object: only what/which asks for one)
+_WHAT_X_DOES = re.compile(r"^\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+)?(?:what|which)"
+                          r"(?:\s+(?!to\b)[\w-]+){1,4}?\s+(?:does|do|did|can|could|should|will|would|must|may|might|"
+                          r"has|have|had)\s+(?!(?:i|we|you|one)\b)", re.I)
+# Words that may open the subject after the auxiliary ("does *the* guide recommend")
+_SUBJECT_START = frozenset("the a an its their this that these those most many some each every all any both".split())
+
+
+def _ends_on_verb(body: str) -> bool:
+    """A what/which question for the object of its verb: "what does X do?", or "which X <aux>
+    <subject> <verb>?" with only a noun phrase between the auxiliary and the verb; a preposition or
+    an article past the subject's first word means the question goes on to an object ("what kind
+    does X speed up *with* Montgomery multiplication?"), and "what do I …" to the verb's object."""
+    if _WHAT_DOES.match(body):
+        return True
+    m = _WHAT_X_DOES.match(body)
+    after = [t.lower().strip(",;:()") for t in body[m.end():].split()] if m else []
+    if len(after) < 2 or (after[0] in STOPWORDS and after[0] not in _SUBJECT_START):
+        return False
+    return not any(w in STOPWORDS for w in after[1:-1])
+
+
+# "… when the new version is deleted": a passive clause ends on its participle after a form of "be"
+_BE_PARTICIPLE = frozenset("is are was were be been".split())
 # "Where is the arrow head placed?", "On which page is the ls command described?": a passive
 # question ends on its participle, the verb, not on the thing it is about
 _PASSIVE = re.compile(r"(?:^|,)\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+)?(?:what|which|where|when|how|why)\b"
@@ -331,7 +356,10 @@ class Decider:
         """The last run of topic words, shortened to the longest tail the corpus itself uses."""
         body = self.know.strip_scope(text.strip().rstrip("?.! "))
         toks = body.split()
-        if ((_WHAT_DOES.match(body) or (_PASSIVE.search(body) and past_form(toks[-1].lower()))) and len(toks) > 3
+        if (len(toks) > 3 and toks[-1].isalpha() and toks[-1].islower() and past_form(toks[-1].lower())
+                and toks[-2].lower() in _BE_PARTICIPLE and toks[-3].lower() not in STOPWORDS):
+            toks = toks[:-2]
+        elif ((_ends_on_verb(body) or (_PASSIVE.search(body) and past_form(toks[-1].lower()))) and len(toks) > 3
                 and toks[-1].isalpha() and toks[-1].islower() and toks[-2].lower() not in STOPWORDS):
             toks = toks[:-1]
         run: list[str] = []
