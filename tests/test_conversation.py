@@ -75,6 +75,9 @@ SIZES = "Table 3, Sizes (in bytes) of keys and ciphertexts of ML-KEM: ML-KEM-102
     ("what if the context string is too long?", [_turn("What does ML-DSA.Sign return?")], "REWRITE_THEN_RETRIEVE"),
     ("and where?", [_turn("When was the first standardization conference held?")], "REWRITE_THEN_RETRIEVE"),
     ("and where?", [], "ASK_CLARIFICATION"),
+    # a lone word after a question about a quoted term fills the quotes, even a function word
+    ("and shall?", [_turn("What does 'should' indicate in this standard?")], "REWRITE_THEN_RETRIEVE"),
+    ("and shall?", [_turn("What does the standard say about key sizes?")], "ASK_CLARIFICATION"),
     # a closing "there" points back at the previous question's place; an existential one does not
     ("why is the NTT used there?", [_turn("What is the value of zeta used for the NTT in FIPS 204?")],
      "REWRITE_THEN_RETRIEVE"),
@@ -174,6 +177,9 @@ def test_router(decider, user, history, route):
      "schemes besides RSA?", "", ["why are the approved key establishment schemes at risk"]),
     # a passive question ends on its participle, the verb: "it" is what the question is about
     ("can it be changed?", "Where is the encapsulation key stored?", "", ["can encapsulation key be changed"]),
+    # a short fragment after a question about a quoted term takes the quotes' place
+    ("and shall?", "What does 'should' indicate in FIPS 205?", "", ["What does 'shall' indicate in FIPS 205"]),
+    ("and in FIPS 204?", "What does 'should' indicate in FIPS 205?", "", ["'should' indicate in FIPS 204"]),
     # a what/which question for a verb's object ends on the verb, after the subject the
     # auxiliary opens; a passive clause ends on its participle after a form of "be"
     ("can it be skipped?", "Which hash function does the key generation algorithm call?", "",
@@ -201,6 +207,15 @@ def test_rewriter_carries_the_entities(decider, user, prev, answer, must):
      "The agency selected HQC for standardization. [c1]", "when will HQC be standardized?"),
     ("what is the ciphertext size of that scheme?", "Which scheme did the round end with?",
      "The round ended with the selection of HQC. [c1]", "what is the ciphertext size of HQC?"),
+    # "why that one?" asks the previous question again about the name its answer gave: after a
+    # form of "be", or after the verb
+    ("and why that one?", "Which KEM was selected for standardization?",
+     "The agency selected HQC for standardization. [c1]", "Why was HQC selected for standardization?"),
+    ("why that KEM?", "Which KEM did the agency select for standardization?",
+     "The agency selected HQC for standardization. [c1]", "Why did the agency select HQC for standardization?"),
+    # ... and a name after "does <subject> <verb>" is a phrase of its own, not the verb's
+    ("how much faster is it than ML-KEM-1024?", "Why does NIST recommend ML-KEM-768 as the default?", "",
+     "how much faster is ML-KEM-768 than ML-KEM-1024?"),
     # "when" with an auxiliary after it asks a question of its own, it adds no condition
     ("when will the final version appear?", "Which document does the agency plan to publish next?", "",
      "when will the final version appear?"),

@@ -29,7 +29,7 @@ from citerag.answer.citations import check_citations, split_sentences, strip_cit
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
 from citerag.text.inflect import split_camel
-from citerag.text.patterns import PERSONAL_PRONOUNS, as_word, identifiers
+from citerag.text.patterns import PERSONAL_PRONOUNS, as_word, identifiers, quoted_phrases
 from citerag.text.terms import Scorer, idf_weights, weighted_share
 from citerag.text.tokenize import (
     AUXILIARIES,
@@ -235,6 +235,28 @@ def is_vague(text: str, know: CorpusKnowledge) -> bool:
     return all(w in STOPWORDS or w in _VAGUE or know.is_generic(w) for w in words)
 
 
+_WHICH_AUX = re.compile(rf"^\s*(?:which|what)\s+(?:[\w-]+\s+){{0,4}}?({AUXILIARY_ALTERNATION})\s+(\S.*)$", re.I)
+_BE = frozenset("is are was were".split())
+_DO_MODAL = frozenset("does do did can could should will would must may might shall".split())
+
+
+def _ask_of_answer(prev_q: str, wh: str, name: str) -> str | None:
+    """"why that one?" after "Which set does the agency recommend as the default?", answered with
+    a name: the previous question asked again about the name ("Why does the agency recommend
+    SET-3 as the default"). The name follows a form of "be" ("Why was HQC selected"), else the
+    verb, the word before the first function word after the subject ("… recommend SET-3 as …")."""
+    m = _WHICH_AUX.match(prev_q.strip().rstrip(" ?"))
+    if not m:
+        return None
+    aux, rest = m.group(1), m.group(2).split()
+    if aux.lower() in _BE:
+        words = [aux, name, *rest]
+    else:
+        cut = next((i for i in range(1, len(rest)) if rest[i].lower() in STOPWORDS), len(rest))
+        words = [aux, *rest[:cut], name, *rest[cut:]]
+    return f"{wh.capitalize()} {' '.join(words)}"
+
+
 KIN_PREFIX = 4  # letters two names share at least to be kin ("MergeCols", "MergeRows")
 # A word of a question that a lone follow-up name can take the place of ("MergeCols", "x.min")
 _NAME_TOKEN = re.compile(r"[A-Za-z][\w.-]*[\w]")
@@ -336,6 +358,12 @@ class Decider:
         lo = idx
         while lo > 0 and self._in_phrase(toks[lo - 1]) and not toks[lo - 1].endswith((",", ":", ";")):
             lo -= 1
+        # "why does Agency recommend X-768 as …": a run back to a do/modal auxiliary that ends on a
+        # lower-case word is a subject and its verb, and the name their object, a phrase of its own
+        # ("when will 112-bit RSA signatures be …" is one subject)
+        if (idx - lo >= 2 and lo > 0 and toks[lo - 1].lower() in _DO_MODAL
+                and toks[idx - 1].isalpha() and toks[idx - 1].islower()):
+            lo = idx
         hi = idx
         # after "does/can/… X" the next word is the question's verb ("What does X generate?"), not
         # part of X's phrase
@@ -402,7 +430,9 @@ class Decider:
         ids = specific_identifiers(frag, self.know)
         answered = [t for t in history if t.get("route") != "ASK_CLARIFICATION"]
         bare_wh = bool(_BARE_WH.match(frag.rstrip(" ?!.")))
-        if is_vague(user, self.know) and not (answered and (pronoun or bare_wh)):
+        quoted_slot = bool(answered) and self._swap_quoted(answered[-1].get("rewritten_query") or answered[-1]["user"],
+                                                           frag.rstrip(" ?")) is not None
+        if is_vague(user, self.know) and not (answered and (pronoun or bare_wh or quoted_slot)):
             return RouteDecision("ASK_CLARIFICATION", "no identifier, document or topic word to search for")
         if not answered:
             return RouteDecision("RETRIEVE", "first question of the thread")
@@ -451,6 +481,9 @@ class Decider:
             f = self.focus({"user": prev_q})
             one_of = bool(f.entity) and bool(specific_identifiers(f.entity, self.know))
             frag = named
+        quoted = self._swap_quoted(prev_q, frag)
+        if quoted is not None:
+            return quoted
         if _BARE_WH.match(frag) and _LEAD_WH.match(prev_q):  # "and where?": the same question, asked anew
             q = _LEAD_WH.sub(frag.strip().capitalize(), prev_q.rstrip(" ?"), count=1)
             return Rewrite(q + "?", [f.entity] if f.entity else [], "swap_question_word")
@@ -479,6 +512,10 @@ class Decider:
                 name = self.answer_name(answered[-1]) if _DEMONSTRATIVE.search(frag) else None
                 named_before = self._named_before(frag, prev_q, name)
                 if not pronouns(named_before):  # a demonstrative was the only word pointing back
+                    bare = re.fullmatch(r"\s*(why|how|when|where)\s+(.+?)\s*", named_before, re.I)
+                    again = _ask_of_answer(prev_q, bare.group(1), name) if bare and bare.group(2) == name else None
+                    if again:
+                        return Rewrite(again + "?", [name], "ask_of_answer")
                     return Rewrite(self._scope(named_before, f) + "?", [], "replace_demonstrative")
                 return self._replace_pronouns(named_before, f)
             return self._template(frag, prev_q, f)
@@ -635,6 +672,23 @@ class Decider:
             q = " ".join([*toks[:i + 1], new, *toks[end:]])
             return Rewrite(q + "?", [f"{toks[i - 1]} {prep} {new}"], "swap_complement")
         return None
+
+    def _swap_quoted(self, prev_q: str, frag: str) -> Rewrite | None:
+        """A short fragment after a question about a quoted term ("What does 'should' indicate?" →
+        "and shall?") is the same question about that term: the quotes mark the slot, whatever
+        the word (a stopword like "shall" would otherwise leave nothing to search for). Not a
+        phrase opening with a function word ("and in the other standard?") or naming a document."""
+        quotes = quoted_phrases(prev_q)
+        words = frag.split()
+        if (not quotes or not 1 <= len(words) <= 3 or _QUESTION.match(frag) or pronouns(frag)
+                or (len(words) > 1 and words[0].lower() in STOPWORDS) or self.know.doc_mentions(frag)):
+            return None
+        new, old = frag.strip(" \"'“”‘’"), quotes[-1]
+        if not new or new.lower() == old.lower():
+            return None
+        at = prev_q.rfind(old)
+        q = f"{prev_q[:at]}{new}{prev_q[at + len(old):]}"
+        return Rewrite(q.rstrip(" ?") + "?", [new], "swap_quoted")
 
     def _swap_marked(self, prev_q: str, token: str) -> Rewrite | None:
         """A lone option, command or macro ("and -debug?", "and \\onecopy?") takes the place of the
