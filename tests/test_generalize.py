@@ -1249,3 +1249,29 @@ def test_what_a_command_draws_is_said_first_by_its_sections_opening(agents):
     with a sentence about drawing contours from grid data, which names the question's words more."""
     r = ask(agents, "tech-manuals", "What does Gri's draw grid command draw?")
     assert not r.answer.refused and r.answer.answer.startswith("Draw plus-signs"), r.answer.answer
+
+
+def test_a_rare_word_that_is_no_ordinary_english_ranks_as_a_name(agents):
+    """"insidebox" and "fullgroups" are option names written as plain lower-case words: no
+    identifier pattern catches them, so the reranker weighed "AMC" (every chunk of that manual)
+    and put the one chunk listing the option 14th. A word outside the embedding model's
+    vocabulary (and not an inflection of a word in it) that few chunks write is now looked for as
+    an identifier is; ordinary words ("verifying", "subcategory") and common terms are not."""
+    from citerag.retrieval.query import analyse
+    from citerag.retrieval.retriever import Retriever
+
+    agent = agents["tech-manuals"]
+    r = Retriever(agent.store, agent.params.retrieve)
+    qa = analyse("What does the AMC package option insidebox do, after verifying the subcategory?",
+                 agent.store.knowledge, None, 4)
+    assert r.rare_names(qa, 10) == ("insidebox",)
+    top = r.search("What does the AMC package option insidebox do?", k=3).ids()
+    assert any(c.startswith("auto-multiple-choice.en::p30::") for c in top), top
+    off = Retriever(agent.store, agent.params.retrieve.model_copy(update={"rare_name_chunks": 0}))
+    assert not any(c.startswith("auto-multiple-choice.en::p30::")
+                   for c in off.search("What does the AMC package option insidebox do?", k=3).ids())
+    answered(agents, "tech-manuals", "What does AMC's fullgroups option cancel?", "optional parameter")
+    # the reference corpus: a term many chunks write is no name to look for
+    nist = agents["default"]
+    qa = analyse("What does ML-KEM decapsulation output?", nist.store.knowledge, None, 4)
+    assert Retriever(nist.store, nist.params.retrieve).rare_names(qa, 10) == ()

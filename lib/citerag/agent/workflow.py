@@ -110,9 +110,7 @@ class AgentWorkflow(Workflow):
         self.retriever = Retriever(store, params.retrieve)
         self.idf = dict(store.bm25._bm25.idf)
         self.vocab = set(self.idf)
-        from citerag.build.index.embed import model_vocabulary
-
-        self.common_words = model_vocabulary(params.embed.model)
+        self.common_words = store.ordinary
         self.graph = _graph(store) if params.agent.graph.expand else None
         self.abstain = None
         if params.answer.abstain.model:

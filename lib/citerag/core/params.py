@@ -193,6 +193,11 @@ class RetrieveParams(_Section):
     heading_identifiers: bool = False
     # the identifier feature weighs each asked identifier by its corpus idf (a rare name over a ubiquitous one)
     identifier_idf: bool = True
+    # a lower-case word of the question that is no ordinary English (no whole word of the embedding
+    # model's vocabulary, nor an inflection of one: "insidebox", "fullgroups") and that at most this
+    # many chunks write is a name the reranker's identifier feature looks for, as it does an
+    # identifier; 0 turns it off
+    rare_name_chunks: int = Field(10, ge=0, le=100000)
     weights: RerankWeights = RerankWeights()
 
 

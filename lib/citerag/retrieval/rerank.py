@@ -73,7 +73,8 @@ def doc_hints(q: QueryAnalysis, name_docs: dict[str, str]) -> dict[str, float]:
 
 def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float,
              hints: dict[str, float], heading_identifiers: bool = False,
-             identifier_weights: dict[str, float] | None = None) -> dict[str, float]:
+             identifier_weights: dict[str, float] | None = None,
+             names: tuple[str, ...] | None = None) -> dict[str, float]:
     text_lower = _lower(chunk.text)
     heading = " > ".join(chunk.heading_path)
     f: dict[str, float] = {"fused": fused_norm, "dense": max(0.0, dense_sim)}
@@ -87,9 +88,10 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     # (`identifier_weights`, e.g. corpus idf) when given: "BitPack8" says more than "ABC-DSA" does
     # in a document where every chunk says ABC-DSA.
     w = identifier_weights or {}
+    names = q.code_names if names is None else names  # (with the rare words the retriever adds)
     held = sum(w.get(i, 1.0) * (_has_token(text_lower, i) or (bool(head_lower) and _has_token(head_lower, i))
-                                or (named_here and i.lower() in mentions)) for i in q.code_names)
-    total = sum(w.get(i, 1.0) for i in q.code_names)
+                                or (named_here and i.lower() in mentions)) for i in names)
+    total = sum(w.get(i, 1.0) for i in names)
     f["identifier"] = held / total if total > 0 else 0.0
     qb = _bigrams(list(q.content_words))
     f["phrase"] = len(qb & _bigrams(_chunk_words(chunk.text))) / len(qb) if qb else 0.0

@@ -17,8 +17,9 @@ from citerag.core.types import Located, Location
 from citerag.retrieval import rerank
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.store import IndexStore
+from citerag.text.inflect import bases
 from citerag.text.patterns import holds_any, names_place, query_phrases
-from citerag.text.tokenize import tokenize
+from citerag.text.tokenize import STOPWORDS, tokenize
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,21 @@ class Retriever:
         found.sort(key=lambda i: (-round(float(s[i]), 9), self._tiebreak[ids[i]]))
         return [ids[i] for i in found[:depth]]
 
+    def rare_names(self, qa: QueryAnalysis, max_chunks: int) -> tuple[str, ...]:
+        """The question's lower-case words that are no ordinary English and that at most
+        `max_chunks` chunks write ("insidebox", "fullgroups"): names of options and commands, as a
+        code name is."""
+        ordinary = self.store.ordinary
+        if not ordinary or max_chunks <= 0:
+            return ()
+        out = []
+        for w in re.findall(r"(?<![\w.-])[a-z]{4,}(?![\w.-])", qa.text):
+            toks = tokenize(w)
+            if (w not in STOPWORDS and toks and 0 < self.store.bm25.chunk_count(toks[0]) <= max_chunks
+                    and not _inflects(w, ordinary)):
+                out.append(w)
+        return tuple(dict.fromkeys(out))
+
     # -- the pipeline -----------------------------------------------------------------
 
     def search(self, query: str, k: int | None = None, filters: Filters | None = None,
@@ -177,12 +193,12 @@ class Retriever:
             sims = self.store.vectors[[pos[c] for c in pool]] @ qvec
             best = fused[pool[0]]
             hints = rerank.doc_hints(qa, self.store.knowledge.name_docs)
-            weights = ({i: max(self.store.bm25.term_idf(i), 0.0) for i in qa.code_names}
-                       if p.identifier_idf else None)
+            names = (*qa.code_names, *self.rare_names(qa, p.rare_name_chunks))
+            weights = {i: max(self.store.bm25.term_idf(i), 0.0) for i in names} if p.identifier_idf else None
             final_scores = {}
             for cid, sim in zip(pool, sims):
                 f = rerank.features(qa, self.store.by_id[cid], fused[cid] / best, float(sim), hints,
-                                    p.heading_identifiers, weights)
+                                    p.heading_identifiers, weights, names)
                 feats[cid] = f
                 final_scores[cid] = rerank.score(f, p.weights)
             final = sorted(pool, key=lambda c: (-round(final_scores[c], 9), self._tiebreak[c]))
@@ -197,6 +213,16 @@ class Retriever:
             hits.append(Hit(r, Location.of(c), float(final_scores[cid]),
                             {name: pos.get(cid) for name, pos in stage_pos.items()}, feats.get(cid, {})))
         return RetrievalResult(query, qa, hits, rankings)
+
+
+_PREFIXES = ("sub", "non", "pre", "re", "un", "multi", "inter", "co")
+
+
+def _inflects(word: str, ordinary: frozenset[str]) -> bool:
+    """An inflection or a prefixed form of an ordinary word ("verifying", "subcategory")."""
+    if bases(word) & ordinary:
+        return True
+    return any(word.startswith(p) and len(word) - len(p) >= 4 and bases(word[len(p):]) & ordinary for p in _PREFIXES)
 
 
 def unscoped(query: str, mentions: tuple[str, ...]) -> str:

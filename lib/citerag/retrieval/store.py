@@ -19,7 +19,7 @@ import numpy as np
 
 from citerag.build.chunk import Chunk
 from citerag.build.index.bm25 import BM25Index
-from citerag.build.index.embed import Embedder
+from citerag.build.index.embed import Embedder, model_vocabulary
 from citerag.build.knowledge import CorpusKnowledge
 from citerag.build.pipeline import NotBuiltError, StageResult, index_text, load_chunks, load_knowledge, open_stages
 from citerag.core.artifacts import read_jsonl
@@ -51,6 +51,11 @@ class IndexStore:
         atexit.register(shutil.rmtree, tmp, True)
         shutil.copytree(self.stages["index"].dir / "chroma", tmp / "chroma")
         return chroma.open_collection(tmp / "chroma", self.params.index.collection)
+
+    @cached_property
+    def ordinary(self) -> frozenset[str]:
+        """General-English words: the whole words of the embedding model's vocabulary."""
+        return model_vocabulary(self.params.embed.model)
 
     @property
     def titles(self) -> dict[str, str]:

@@ -46,6 +46,11 @@ class BM25Index:
         idf = self._bm25.idf
         return float(idf.get(toks[0], max(idf.values(), default=1.0)))
 
+    def chunk_count(self, term: str) -> int:
+        """How many chunks hold the (tokenized) term."""
+        posting = self._postings.get(term)
+        return 0 if posting is None else len(posting[0])
+
     def scores(self, query: str) -> np.ndarray:
         q = tokenize(query, self.use_stem)
         out = np.zeros(len(self.ids))
