@@ -177,6 +177,12 @@ def test_router(decider, user, history, route):
      "schemes besides RSA?", "", ["why are the approved key establishment schemes at risk"]),
     # a passive question ends on its participle, the verb: "it" is what the question is about
     ("can it be changed?", "Where is the encapsulation key stored?", "", ["can encapsulation key be changed"]),
+    # "there" after a question about a numbered part of a document is that part, not the whole
+    # document, and the part's number is no entity to carry ("is H faster than X there?")
+    ("and which hash function does H use there?", "Which parameter sets does section 11.2.2 of FIPS 205 cover?", "",
+     ["which hash function does H use in section 11.2.2 of FIPS 205"]),
+    ("is it faster than BLAKE3 there?", "which hash function does H use in section 11.2.2 of FIPS 205?", "",
+     ["is H faster than BLAKE3 in section 11.2.2 of FIPS 205"]),
     # a short fragment after a question about a quoted term takes the quotes' place
     ("and shall?", "What does 'should' indicate in FIPS 205?", "", ["What does 'shall' indicate in FIPS 205"]),
     ("and in FIPS 204?", "What does 'should' indicate in FIPS 205?", "", ["'should' indicate in FIPS 204"]),

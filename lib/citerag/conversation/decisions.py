@@ -29,7 +29,7 @@ from citerag.answer.citations import check_citations, split_sentences, strip_cit
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
 from citerag.text.inflect import split_camel
-from citerag.text.patterns import PERSONAL_PRONOUNS, as_word, identifiers, quoted_phrases
+from citerag.text.patterns import LOCATOR_HEADS, PERSONAL_PRONOUNS, as_word, identifiers, quoted_phrases
 from citerag.text.terms import Scorer, idf_weights, weighted_share
 from citerag.text.tokenize import (
     AUXILIARIES,
@@ -235,6 +235,19 @@ def is_vague(text: str, know: CorpusKnowledge) -> bool:
     return all(w in STOPWORDS or w in _VAGUE or know.is_generic(w) for w in words)
 
 
+# "section 11.2.2 of WG 12", "Table 3", "Algorithm 12 of the standard": a numbered part of a document
+_NUMBERED_PART = re.compile(rf"\b(?:{'|'.join(sorted(LOCATOR_HEADS | {'algorithm', 'example', 'step'}))})\s+"
+                            r"(?:\d[\w.]*|[A-Z]\b)"  # the number, or a lettered appendix
+                            r"(?:\s+of\s+(?:the\s+)?(?-i:[A-Z][\w.-]*)(?:\s+[\w.-]*\d[\w.-]*)?)?", re.I)  # "of WG 12"
+
+
+def _numbered_part(question: str) -> str | None:
+    """The numbered part of a document a question is about ("section 11.2.2 of WG 12"): a more
+    precise place for a later "there" than the document alone."""
+    m = _NUMBERED_PART.search(question.strip().rstrip(" ?"))
+    return m.group(0).rstrip(".") if m else None
+
+
 _WHICH_AUX = re.compile(rf"^\s*(?:which|what)\s+(?:[\w-]+\s+){{0,4}}?({AUXILIARY_ALTERNATION})\s+(\S.*)$", re.I)
 _BE = frozenset("is are was were".split())
 _DO_MODAL = frozenset("does do did can could should will would must may might shall".split())
@@ -243,7 +256,7 @@ _DO_MODAL = frozenset("does do did can could should will would must may might sh
 def _ask_of_answer(prev_q: str, wh: str, name: str) -> str | None:
     """"why that one?" after "Which set does the agency recommend as the default?", answered with
     a name: the previous question asked again about the name ("Why does the agency recommend
-    SET-3 as the default"). The name follows a form of "be" ("Why was HQC selected"), else the
+    SET-3 as the default"). The name follows a form of "be" ("Why was KEM-X selected"), else the
     verb, the word before the first function word after the subject ("… recommend SET-3 as …")."""
     m = _WHICH_AUX.match(prev_q.strip().rstrip(" ?"))
     if not m:
@@ -337,7 +350,9 @@ class Decider:
             named = self.answer_name(turn)
             if named:
                 return Focus(named, named, doc_scope)
-        ids = specific_identifiers(q, self.know)
+        # the number of a document part ("section 11.2.2") says where, not what the turn is about
+        parts = " ".join(m.group(0) for m in _NUMBERED_PART.finditer(q))
+        ids = [i for i in specific_identifiers(q, self.know) if not re.search(rf"\s{re.escape(i)}\b", parts)]
         params = [i for i in ids if self.know.is_variant(i)]
         if params:
             return Focus(params[-1], self._window(q, params[-1]), doc_scope)
@@ -383,6 +398,11 @@ class Decider:
     def _last_phrase(self, text: str) -> str | None:
         """The last run of topic words, shortened to the longest tail the corpus itself uses."""
         body = self.know.strip_scope(text.strip().rstrip("?.! "))
+        # a closing "in section 11.2.2" says where, as a document scope does
+        part = [m for m in _NUMBERED_PART.finditer(body)
+                if m.end() == len(body) and m.group(0).split()[0].lower() in LOCATOR_HEADS]
+        if part:
+            body = re.sub(r"\s+(?:in|of|from|at)\s*$", "", body[:part[0].start()].rstrip(), flags=re.I)
         toks = body.split()
         if (len(toks) > 3 and toks[-1].isalpha() and toks[-1].islower() and past_form(toks[-1].lower())
                 and toks[-2].lower() in _BE_PARTICIPLE and toks[-3].lower() not in STOPWORDS):
@@ -501,7 +521,7 @@ class Decider:
             if rw is not None:
                 return rw
         there = locative_there(frag)
-        place = (f.doc_scope or self._place(prev_q)) if there else None
+        place = (_numbered_part(prev_q) or f.doc_scope or self._place(prev_q)) if there else None
         if place:
             frag = f"{frag[:there.start()].rstrip()} in {place}"
             if not pronouns(frag):
