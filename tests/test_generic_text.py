@@ -221,3 +221,18 @@ def test_a_double_dotted_name_ends_no_sentence():
         "- ..eof.. Flag indicating an end of file.", "The next one."]
     assert split_prose("Use ..xsize.. for the width. Then draw.") == ["Use ..xsize.. for the width.", "Then draw."]
     assert split_cited("..batch.. Flag used for batch mode. [c1]") == ["..batch.. Flag used for batch mode. [c1]"]
+
+
+def test_a_persons_initial_ends_no_sentence():
+    """"written by Peter S. Galbraith" was cut after "S.": the answer quoted "… written by Peter
+    S." and lost the name asked for. An initial after a capitalised name or another initial joins
+    the name; a lettered part ("Appendix B.") and a letter after a lower-case word ("option A.")
+    still end a sentence, in document prose and in a cited answer alike."""
+    from citerag.text.sentences import split_cited, split_prose
+
+    assert split_prose("The mode was written by Peter S. Galbraith. It completes commands.") == [
+        "The mode was written by Peter S. Galbraith.", "It completes commands."]
+    assert split_prose("Thanks to P. S. Galbraith. Next.") == ["Thanks to P. S. Galbraith.", "Next."]
+    assert split_prose("See Appendix B. The next part.") == ["See Appendix B.", "The next part."]
+    assert split_prose("Use option A. Then B is used.") == ["Use option A.", "Then B is used."]
+    assert split_cited("It was written by Peter S. Galbraith. [c1]") == ["It was written by Peter S. Galbraith. [c1]"]

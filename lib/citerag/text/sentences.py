@@ -28,12 +28,28 @@ _LABEL = re.compile(r"[A-Z][a-z]+ \d+(?:\.\d+)*(?: \([^()]{1,40}\))? ?\.")
 _DOTTED_NAME_END = re.compile(r"(?:^|[\s(])\.\.\w+\.\.$")
 
 
+# A person's initial ends no sentence: "written by Peter S. Galbraith", "by P. S. Galbraith". The
+# initial follows a capitalised name or another initial; a lettered part ("as in Appendix B. The …")
+# is no name.
+_INITIAL_END = re.compile(r"(?:^|[\s(])(?:([A-Z][a-z]+)|[A-Z]\.)\s+[A-Z]\.$")
+_ONLY_INITIALS = re.compile(r"(?:[A-Z]\.\s?)+")
+_LETTERED = frozenset("Appendix Annex Section Chapter Table Figure Part Type Class Group Level Phase Option Step "
+                      "Version Example Case Item Model Mode Form Schedule Exhibit Attachment".split())
+
+
+def _initial_end(piece: str) -> bool:
+    m = _INITIAL_END.search(piece)
+    return m is not None and m.group(1) not in _LETTERED
+
+
 def _join_labels(pieces: list[str]) -> list[str]:
-    """Each piece that is only a numbered label joined to the sentence after it, and each piece
-    that ends on a double-dotted name ("- ..eof.. Flag indicating …" is one sentence)."""
+    """Each piece that is only a numbered label joined to the sentence after it, each piece
+    that ends on a double-dotted name ("- ..eof.. Flag indicating …" is one sentence), and each
+    that ends on a person's initial (or is only initials) joined to its name."""
     out: list[str] = []
     for s in pieces:
-        if out and (_LABEL.fullmatch(out[-1]) or _DOTTED_NAME_END.search(out[-1])):
+        if out and (_LABEL.fullmatch(out[-1]) or _DOTTED_NAME_END.search(out[-1]) or _initial_end(out[-1])
+                    or _ONLY_INITIALS.fullmatch(s)):
             out[-1] = f"{out[-1]} {s}"
         else:
             out.append(s)
