@@ -17,6 +17,7 @@ from citerag.answer.asked import (
     asked,
     asked_actions,
     asked_heads,
+    ends_in_s,
     focus_terms,
     head_stated,
     phrase_stated,
@@ -370,7 +371,7 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
         before = question[: m.start()].split()
         prev = before[-1].lower().strip(",;:") if before else ""
         # after a determiner, a preposition or a verb in -s ("sets kerning pairs", "in reverse order")
-        verb_s = re.search(r"[a-z](?<![su'])s$", prev) is not None
+        verb_s = ends_in_s(prev)
         if prev in _SUBJECTS or not (not prev or prev in STOPWORDS or prev in function_words() or verb_s):
             continue
         # an -ing form after a preposition or a conjunction is a verb ("when implementing X"); after

@@ -366,7 +366,7 @@ def asked_heads(question: str) -> tuple[Head, ...]:
     return tuple(out)
 
 
-def _plural_s(word: str) -> bool:
+def ends_in_s(word: str) -> bool:
     """A word in -s that may be a plural noun or a verb in -s ("notion *covers*"; not "class", "status")."""
     return re.search(r"[a-z](?<![su'])s$", word) is not None
 
@@ -379,7 +379,7 @@ def _subject_verbs(words: list[str], start: int) -> list[int]:
     capitalised one is not a verb (a name modifies the noun after it)."""
     return [i for i in range(start, len(words))
             if words[i].isalpha() and words[i].islower() and not words[i - 1][:1].isupper()
-            and words[i] not in STOPWORDS and _plural_s(words[i]) != _plural_s(words[i - 1].lower())]
+            and words[i] not in STOPWORDS and ends_in_s(words[i]) != ends_in_s(words[i - 1].lower())]
 
 
 def _relative(before: str) -> bool:

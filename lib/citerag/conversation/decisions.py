@@ -104,7 +104,7 @@ def _ends_on_verb(body: str) -> bool:
 
 
 # "… when the new version is deleted": a passive clause ends on its participle after a form of "be"
-_BE_PARTICIPLE = frozenset("is are was were be been".split())
+_BE_FORMS = frozenset("is are was were be been".split())
 # "Where is the arrow head placed?", "On which page is the ls command described?": a passive
 # question ends on its participle, the verb, not on the thing it is about
 _PASSIVE = re.compile(r"(?:^|,)\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+)?(?:what|which|where|when|how|why)\b"
@@ -249,7 +249,6 @@ def _numbered_part(question: str) -> str | None:
 
 
 _WHICH_AUX = re.compile(rf"^\s*(?:which|what)\s+(?:[\w-]+\s+){{0,4}}?({AUXILIARY_ALTERNATION})\s+(\S.*)$", re.I)
-_BE = frozenset("is are was were".split())
 _DO_MODAL = frozenset("does do did can could should will would must may might shall".split())
 
 
@@ -262,7 +261,7 @@ def _ask_of_answer(prev_q: str, wh: str, name: str) -> str | None:
     if not m:
         return None
     aux, rest = m.group(1), m.group(2).split()
-    if aux.lower() in _BE:
+    if aux.lower() in _BE_FORMS:
         words = [aux, name, *rest]
     else:
         cut = next((i for i in range(1, len(rest)) if rest[i].lower() in STOPWORDS), len(rest))
@@ -405,7 +404,7 @@ class Decider:
             body = re.sub(r"\s+(?:in|of|from|at)\s*$", "", body[:part[0].start()].rstrip(), flags=re.I)
         toks = body.split()
         if (len(toks) > 3 and toks[-1].isalpha() and toks[-1].islower() and past_form(toks[-1].lower())
-                and toks[-2].lower() in _BE_PARTICIPLE and toks[-3].lower() not in STOPWORDS):
+                and toks[-2].lower() in _BE_FORMS and toks[-3].lower() not in STOPWORDS):
             toks = toks[:-2]
         elif ((_ends_on_verb(body) or (_PASSIVE.search(body) and past_form(toks[-1].lower()))) and len(toks) > 3
                 and toks[-1].isalpha() and toks[-1].islower() and toks[-2].lower() not in STOPWORDS):
