@@ -17,7 +17,7 @@ from citerag.core.types import Located, Location
 from citerag.retrieval import rerank
 from citerag.retrieval.query import QueryAnalysis, analyse
 from citerag.retrieval.store import IndexStore
-from citerag.text.inflect import bases
+from citerag.text.inflect import derives_from
 from citerag.text.patterns import holds_any, names_place, query_phrases
 from citerag.text.tokenize import STOPWORDS, tokenize
 
@@ -151,7 +151,7 @@ class Retriever:
         for w in re.findall(r"(?<![\w.-])[a-z]{4,}(?![\w.-])", qa.text):
             toks = tokenize(w)
             if (w not in STOPWORDS and toks and 0 < self.store.bm25.chunk_count(toks[0]) <= max_chunks
-                    and not _inflects(w, ordinary)):
+                    and not derives_from(w, ordinary)):
                 out.append(w)
         return tuple(dict.fromkeys(out))
 
@@ -213,16 +213,6 @@ class Retriever:
             hits.append(Hit(r, Location.of(c), float(final_scores[cid]),
                             {name: pos.get(cid) for name, pos in stage_pos.items()}, feats.get(cid, {})))
         return RetrievalResult(query, qa, hits, rankings)
-
-
-_PREFIXES = ("sub", "non", "pre", "re", "un", "multi", "inter", "co")
-
-
-def _inflects(word: str, ordinary: frozenset[str]) -> bool:
-    """An inflection or a prefixed form of an ordinary word ("verifying", "subcategory")."""
-    if bases(word) & ordinary:
-        return True
-    return any(word.startswith(p) and len(word) - len(p) >= 4 and bases(word[len(p):]) & ordinary for p in _PREFIXES)
 
 
 def unscoped(query: str, mentions: tuple[str, ...]) -> str:

@@ -49,6 +49,16 @@ def bases(low: str) -> set[str]:
     return {f for f in forms if len(f) >= 3}
 
 
+
+_PREFIXES = ("sub", "non", "pre", "re", "un", "multi", "inter", "co")
+
+
+def derives_from(word: str, words: frozenset[str]) -> bool:
+    """Whether the word is one of `words` inflected or prefixed ("verifying", "subcategory")."""
+    if bases(word) & words:
+        return True
+    return any(word.startswith(p) and len(word) - len(p) >= 4 and bases(word[len(p):]) & words for p in _PREFIXES)
+
 # British and American spellings of one word: colour/color, centre/center, licence/license,
 # optimise/optimize, analyse/analyze, catalogue/catalog.
 _SPELLINGS = ((r"our$", "or"), (r"our(s|ed|ing)$", r"or\1"), (r"tre$", "ter"), (r"tres$", "ters"),
