@@ -1275,3 +1275,29 @@ def test_a_rare_word_that_is_no_ordinary_english_ranks_as_a_name(agents):
     nist = agents["default"]
     qa = analyse("What does ML-KEM decapsulation output?", nist.store.knowledge, None, 4)
     assert Retriever(nist.store, nist.params.retrieve).rare_names(qa, 10) == ()
+
+
+def test_a_glossary_flattened_into_one_line_spells_its_acronyms():
+    """A glossary table whose cells lost their columns runs on as one line; each acronym it
+    spells out right after itself is a row of its own, and a definition of the acronym ("X is a
+    …") does not answer what it stands for."""
+    from citerag.answer.asked import expands, spelled_acronyms
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    line = ("SHA Secure Hash Algorithm SHAKE Secure Hash Algorithm KECCAK SP Special Publication "
+            "WOTS^+ Winternitz One-Time Signature Plus QKD eQuantum Key Distribution")
+    assert spelled_acronyms(line) == [("SHA", "Secure Hash Algorithm"), ("SP", "Special Publication"),
+                                      ("WOTS^+", "Winternitz One-Time Signature"),
+                                      ("QKD", "eQuantum Key Distribution")]  # SHAKE's cells do not spell it
+    assert spelled_acronyms("The GUI is nice. Graphical User Interface") == []  # not right after it
+    assert expands("XOF", "an eXtendable-Output Function") and not expands("XOF", "an extendable function")
+    ev = Evidence("c1", Location("D::p1::c0", "D", 1, 1), f"Acronyms\n\n{line}")
+    assert [u.text for u in units(ev) if u.kind == "definition"][:2] == ["SHA: Secure Hash Algorithm",
+                                                                        "SP: Special Publication"]
+
+
+def test_what_an_acronym_stands_for_is_answered_with_its_expansion(agents):
+    r = ask(agents, "default", "What does the abbreviation XMSS stand for in FIPS 205?")
+    assert not r.answer.refused and "eXtended Merkle Signature Scheme" in r.answer.answer.split("\n")[0]

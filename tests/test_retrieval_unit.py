@@ -58,6 +58,9 @@ def test_acronyms_mined_from_glossary_rows_and_text():
     assert g["XOF"] == "eXtendable-Output Function"
     assert g["KEM"] == "Key-Encapsulation Mechanism"
     assert "RBG" not in g  # the expansion does not spell it
+    # a name that capitalises the letter it gives, in running text
+    assert mine_acronyms(["the eXtended Merkle Signature Scheme (XMSS) is"])["XMSS"] == "eXtended Merkle Signature Scheme"
+    assert "FB" not in mine_acronyms(["the foo bar (FB) is"])  # a lower-case phrase names nothing
     qa = analyse("What does XOF mean?", CorpusKnowledge({"D": "D"}, acronyms=g))
     assert "What does eXtendable-Output Function mean?" in qa.variants
 

@@ -264,14 +264,18 @@ _SMALL = frozenset("of and the for a an to in on with by".split())
 
 def expands(acronym: str, text: str) -> bool:
     """Does the text spell out the acronym: consecutive words whose initials (small words
-    skipped or kept) give its letters? "FORS" ← "Forest Of Random Subsets"."""
+    skipped or kept) give its letters? "FORS" ← "Forest Of Random Subsets". A word that
+    capitalises a later letter gives that one ("eXtended Merkle Signature Scheme" → XMSS)."""
     letters = [c.lower() for c in acronym if c.isalpha()]
     words = re.findall(r"[A-Za-z][\w'-]*", text)
     for i in range(len(words)):
         j, k = i, 0
         while j < len(words) and k < len(letters):
             w = words[j].lower()
-            if w[0] == letters[k]:
+            inner = [c.lower() for c in words[j][1:] if c.isupper()] if words[j][0].islower() else []
+            if inner and letters[k:k + len(inner)] == inner:
+                k += len(inner)
+            elif w[0] == letters[k]:
                 k += 1
                 # a hyphenated word may give several letters ("Key-Encapsulation" → K, E)
                 for piece in w.split("-")[1:]:
@@ -283,6 +287,29 @@ def expands(acronym: str, text: str) -> bool:
         if k == len(letters) and j - i >= 2:
             return True
     return False
+
+
+_ACRONYM_WORD = re.compile(r"[A-Z][A-Z0-9]*(?:[-^+][A-Z0-9]*)*\+?")
+
+
+def spelled_acronyms(text: str) -> list[tuple[str, str]]:
+    """(acronym, expansion) pairs a line states by juxtaposition: an acronym followed at once by
+    the shortest run of words that spells it, as in a glossary table flattened into one line
+    ("SHA Secure Hash Algorithm … XMSS eXtended Merkle Signature Scheme XOF …")."""
+    words = text.split()
+    out: list[tuple[str, str]] = []
+    for i, w in enumerate(words):
+        if sum(c.isupper() for c in w) < 2 or not _ACRONYM_WORD.fullmatch(w):
+            continue
+        letters = sum(c.isalpha() for c in w)
+        for j in range(i + 3, min(len(words), i + 1 + 2 * letters) + 1):
+            run = " ".join(words[i + 1:j])
+            if expands(w, run):
+                # the spelling starts at the word right after the acronym ("eXtended" gives X)
+                if re.match(rf"{re.escape(w[0])}|[a-z]{re.escape(w[0])}", words[i + 1], re.I):
+                    out.append((w, run.rstrip(".,;")))
+                break
+    return out
 
 
 def type_match(types: tuple[str, ...], text: str, acronym: str = "") -> float:

@@ -245,7 +245,9 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals:
     named = "list" in types and any(_has(p.text, w) for w in plurals)
     # "What are drift windows?" reads as a list question too, but "Drift windows are intervals of
     # …" opens by defining the asked thing: that is the answer's shape, commas or not.
-    defined = "definition" in types and defines_name(p.text, [], subject)
+    # (Not when the question asks what an acronym stands for: "XMSS is a multi-time signature
+    # scheme" defines XMSS without spelling it out.)
+    defined = "definition" in types and not ("expansion" in types and acronym) and defines_name(p.text, [], subject)
     return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym), float(located),
                float(named), float(defined))
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from citerag.answer.asked import spelled_acronyms
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
@@ -180,6 +181,11 @@ def units(ev: Evidence) -> list[Unit]:
                     # The line that says what an algorithm does is read under its title (the
                     # algorithm's name is there, not in the line).
                     add(s, "sentence", algo if out and out[-1].kind == "title" else "", item=item)
+                else:
+                    # a glossary table flattened into a line of its own ("SHA Secure Hash
+                    # Algorithm SP Special Publication …"): each acronym it spells out is a row
+                    for acronym, expansion in spelled_acronyms(s):
+                        add(f"{acronym}: {expansion}", "definition")
     return out
 
 
