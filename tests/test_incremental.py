@@ -126,3 +126,27 @@ def test_a_failed_build_releases_its_stage_lock(tmp_path: Path):
                            "--set", f"paths.cache={tmp_path / 'cache'}"],
                           cwd=repo_root(), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "no usable document" in proc.stderr, proc.stderr[-2000:]
+
+
+def test_a_process_keeps_the_code_hash_of_the_code_it_loaded(tmp_path: Path):
+    """Source edited while a process runs (a notebook kernel, a test worker) does not change the
+    hash that process files its builds under: it still runs the code it loaded. A new process
+    reads the edited code and its new hash."""
+    import shutil
+    import subprocess
+    import sys
+
+    from citerag.core.paths import repo_root
+
+    shutil.copytree(repo_root() / "lib" / "citerag", tmp_path / "citerag")
+    knowledge = tmp_path / "citerag" / "build" / "knowledge.py"
+    probe = ("import sys, pathlib; from citerag.build.pipeline import code_fingerprint as f; a = f('knowledge'); "
+             f"p = pathlib.Path({str(knowledge)!r}); p.write_text(p.read_text() + '\\n# edited\\n'); "
+             "print(a, f('knowledge'))")
+    env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120, check=True)
+    before, during = run.stdout.split()
+    assert before == during  # the edit after loading changes nothing in this process
+    fresh = subprocess.run([sys.executable, "-c", "from citerag.build.pipeline import code_fingerprint as f; "
+                            "print(f('knowledge'))"], capture_output=True, text=True, env=env, timeout=120, check=True)
+    assert fresh.stdout.strip() != before  # a new process hashes the edited code

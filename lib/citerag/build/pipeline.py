@@ -57,7 +57,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
 }
 
 
-def code_fingerprint(stage: str) -> str:
+def _read_fingerprint(stage: str) -> str:
     import hashlib
 
     pkg = Path(__file__).resolve().parents[1]  # the citerag package
@@ -66,6 +66,18 @@ def code_fingerprint(stage: str) -> str:
         h.update(rel.encode())
         h.update((pkg / rel).read_bytes())
     return h.hexdigest()[:12]
+
+
+# Read once, as this module loads with the stage modules it imports: a process whose source is
+# edited after it started (a notebook kernel, a test worker) still runs the code it loaded, and
+# must file what it builds under that code's hash, not the edited code's (a later process would
+# then reuse output the edited code never produced).
+_LOADED = {stage: _read_fingerprint(stage) for stage in STAGE_CODE}
+
+
+def code_fingerprint(stage: str) -> str:
+    """The hash of the stage's code as this process loaded it."""
+    return _LOADED[stage]
 
 
 def _root(params: Params) -> Path:
