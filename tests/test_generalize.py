@@ -1301,3 +1301,20 @@ def test_a_glossary_flattened_into_one_line_spells_its_acronyms():
 def test_what_an_acronym_stands_for_is_answered_with_its_expansion(agents):
     r = ask(agents, "default", "What does the abbreviation XMSS stand for in FIPS 205?")
     assert not r.answer.refused and "eXtended Merkle Signature Scheme" in r.answer.answer.split("\n")[0]
+
+
+def test_a_name_the_pdf_writes_with_its_subscript_apart_or_glued_is_known():
+    """"PRFmsg" is written "PRF msg" and "Trunc" as "Truncl" once the PDF's subscripts become
+    text; neither is an unknown term. A made-up name of known words stays unknown."""
+    from citerag.answer.answerer import unknown_terms
+
+    vocab = {"prf", "msg", "truncl", "quantum", "shuffl", "shuffle", "generate", "output"}
+    assert unknown_terms("What does PRFmsg generate?", vocab) == []
+    assert unknown_terms("What does Trunc output?", vocab) == []
+    assert unknown_terms("What does QuantumShuffle output?", vocab) == ["QuantumShuffle"]
+    assert unknown_terms("What does PRFkey generate?", vocab) == ["PRFkey"]  # "key" is not written
+
+
+def test_a_subscripted_name_is_answered(agents):
+    r = ask(agents, "default", "What does the truncation function Trunc output in FIPS 205?")
+    assert not r.answer.refused and "leftmost" in r.answer.answer

@@ -69,6 +69,24 @@ def _ordinary(low: str, common_words: frozenset[str]) -> bool:
 _ALNUM_NAME = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]+")  # letters and digits, nothing else
 
 
+_CAPS_AND_SUBSCRIPT = re.compile(r"([A-Z]{1,6})([a-z]{1,4})")
+
+
+def _subscripted(word: str, vocab: set[str]) -> bool:
+    """A name the PDF's text writes with its subscript apart or glued on: "PRFmsg" as "PRF msg",
+    "Trunc" as "Truncl" (a one-character subscript). Only names of that shape: an all-capitals
+    name with a short lower-case tail, or a capitalised name of four letters or more."""
+    low = word.lower()
+    m = _CAPS_AND_SUBSCRIPT.fullmatch(word)
+    if m and m.group(1).lower() in vocab and m.group(2) in vocab:
+        return True
+    return (word[:1].isupper() and len(word) >= 4 and word[1:].islower()
+            and any(low + tail in vocab for tail in _SUBSCRIPT_TAILS))
+
+
+_SUBSCRIPT_TAILS = tuple("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
 def _in_corpus(word: str, vocab: set[str]) -> bool:
     """The corpus writes the word in some inflection ("disallowing" is known from "disallowed",
     "turn" from "turned": the word's own inflections as well as its bases'), in its British or
@@ -77,6 +95,8 @@ def _in_corpus(word: str, vocab: set[str]) -> bool:
     whole: the corpus writing "3" does not make it known."""
     low = word.lower()
     if any(h in vocab for h in hyphenations(low)):  # "multi-line", "sha-256" for "sha256"
+        return True
+    if _subscripted(word, vocab):
         return True
     if _ALNUM_NAME.fullmatch(low):
         return low in vocab
