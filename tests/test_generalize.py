@@ -1318,3 +1318,12 @@ def test_a_name_the_pdf_writes_with_its_subscript_apart_or_glued_is_known():
 def test_a_subscripted_name_is_answered(agents):
     r = ask(agents, "default", "What does the truncation function Trunc output in FIPS 205?")
     assert not r.answer.refused and "leftmost" in r.answer.answer
+
+
+def test_a_step_of_the_named_algorithm_answers_a_detail_of_it(agents):
+    """"What does ExpandMask compute v with?" is stated by one step of ExpandMask ("4: v ← H(ρ′,
+    32c)"), not by the prose about the algorithm as a whole."""
+    r = ask(agents, "default", "What does ExpandMask compute v with?")
+    assert not r.answer.refused
+    first = r.answer.answer.split("\n")[0]
+    assert first.startswith("4: v ←") and "H (" in first

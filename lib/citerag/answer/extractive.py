@@ -291,7 +291,12 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                   question_score: Scorer, runners_up: bool = True) -> Draft:
     """Each part answered by its own best passage; a single-part question may add runners-up."""
     whole = passages(all_units, MAX_FOLLOW)
-    cands = [p for p in whole if p.head.kind not in ("title", "step")]
+    # A step of an algorithm the question names states its details ("which function turns v into
+    # y[r] in ExpandMask" → "5: y[r] ← BitUnpack(v, …)"); another algorithm's steps state nothing asked.
+    # (In a one-part question only: a part of a longer one is answered by the prose that states it
+    # with the other parts' facts, which a terse step beside it would push out.)
+    cands = [p for p in whole if p.head.kind != "title"
+             and (p.head.kind != "step" or (not want.multi and _names_algorithm(qa, p.head.group)))]
     opening = _openings(evidence, all_units) if qa.broad else set()
     wanted = names(qa, ordinary)
     keys = list(dict.fromkeys(u.key for u in all_units))
@@ -345,6 +350,9 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
             chosen.append(stepped)
             continue
         describes = bool(_ASKS_WHAT_IT_DOES.match(part.text))
+        # a return under a condition is read from the step's branch by `_return_under` alone: ranked
+        # on shared words, the other branch ("if z < q then return z") would answer "not less than q"
+        conditional = bool(_RETURNS_WHEN.search(part.text))
         # the thing a definition part asks about ("drift windows"): a passage defining it answers it
         subject = (definition_subject(part.text) or "").strip(" ,;:") if "definition" in part.types else ""
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym, plurals, describes,
@@ -357,6 +365,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                           + (SAME_SECTION_BONUS if section and p.head.heading == section
                              and not _overlaps(p, chosen) else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
+                         and not (conditional and p.head.kind == "step")
                          and (not same_doc or doc_of[p.head.key] == same_doc)),
                         key=lambda x: (-x[0], x[1]))
         if not ranked or ranked[0][0] < params.min_answer_score:
@@ -384,7 +393,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                 if s < max(params.min_answer_score, 0.6 * top) or (spent >= params.max_sentences
                                                                     and s < PAST_BUDGET_SHARE * top):
                     break
-                if not _quoted(other, chosen):
+                if not _quoted(other, chosen) and other.head.kind != "step":
                     take(other, heads)
     if not chosen:
         return Draft("", "none", scores, types, missing, best_overall)
@@ -505,9 +514,10 @@ def _step_stating(part: str, question: str, all_units: list[Unit], idf: dict[str
     """The step of an algorithm the question names that states nearly all the part asks about,
     in its code or its comment ("which lines are skipped in the fast mode?" → "3: … ▷ skip lines
     3 to 5 in the fast mode"; "which bytes of the header are p and q?" → "7: … ▷ p and q are
-    bytes 9 and 10 of the header"). Steps are never prose candidates, and the prose around an
-    algorithm describes it as a whole. A part asking what the algorithm does, or for its steps,
-    is answered by the algorithm, not one step."""
+    bytes 9 and 10 of the header"). The prose around an algorithm describes it as a whole; its
+    steps compete with that prose only in a one-part question that names the algorithm and asks
+    for no return under a condition. A part asking what the algorithm does, or for its steps, is
+    answered by the algorithm, not one step."""
     if _ASKS_WHAT_IT_DOES.match(part) or re.search(r"\bsteps\b", part, re.I):
         return None
     return _best_step(part, question, all_units, idf, STEP_SHARE, calls=False)
@@ -759,6 +769,13 @@ def _holds_attribute(attributes: list[str], text: str) -> bool:
     ("sig" for signature, "len" for length)."""
     words = set(content_words(text))
     return any(a in words or any(len(w) >= 3 and a.startswith(w) for w in words) for a in attributes)
+
+
+def _names_algorithm(qa: QueryAnalysis, title: str) -> bool:
+    """Does the question name the algorithm of this title ("Algorithm 34 ExpandMask(ρ, μ)") by its
+    name, not only by its number?"""
+    name = re.sub(r"^Algorithm\s+\S+\s*", "", title).split("(")[0].strip().lower()
+    return bool(name) and any(i.lower() == name for i in qa.code_names)
 
 
 def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
