@@ -67,14 +67,13 @@ def _ordinary(low: str, common_words: frozenset[str]) -> bool:
 
 
 _ALNUM_NAME = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]+")  # letters and digits, nothing else
-
-
 _CAPS_AND_SUBSCRIPT = re.compile(r"([A-Z]{1,6})([a-z]{1,4})")
+_SUBSCRIPT_TAILS = tuple("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 def _subscripted(word: str, vocab: set[str]) -> bool:
-    """A name the PDF's text writes with its subscript apart or glued on: "PRFmsg" as "PRF msg",
-    "Trunc" as "Truncl" (a one-character subscript). Only names of that shape: an all-capitals
+    """A name the PDF's text writes with its subscript apart or glued on: "KDFctx" as "KDF ctx",
+    "Trim" as "Trimn" (a one-character subscript). Only names of that shape: an all-capitals
     name with a short lower-case tail, or a capitalised name of four letters or more."""
     low = word.lower()
     m = _CAPS_AND_SUBSCRIPT.fullmatch(word)
@@ -82,9 +81,6 @@ def _subscripted(word: str, vocab: set[str]) -> bool:
         return True
     return (word[:1].isupper() and len(word) >= 4 and word[1:].islower()
             and any(low + tail in vocab for tail in _SUBSCRIPT_TAILS))
-
-
-_SUBSCRIPT_TAILS = tuple("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 def _in_corpus(word: str, vocab: set[str]) -> bool:

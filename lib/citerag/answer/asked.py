@@ -265,7 +265,7 @@ _SMALL = frozenset("of and the for a an to in on with by".split())
 def expands(acronym: str, text: str) -> bool:
     """Does the text spell out the acronym: consecutive words whose initials (small words
     skipped or kept) give its letters? "FORS" ← "Forest Of Random Subsets". A word that
-    capitalises a later letter gives that one ("eXtended Merkle Signature Scheme" → XMSS)."""
+    capitalises a later letter gives that one ("eXtensible Markup Language" → XML)."""
     letters = [c.lower() for c in acronym if c.isalpha()]
     words = re.findall(r"[A-Za-z][\w'-]*", text)
     for i in range(len(words)):
@@ -295,7 +295,7 @@ _ACRONYM_WORD = re.compile(r"[A-Z][A-Z0-9]*(?:[-^+][A-Z0-9]*)*\+?")
 def spelled_acronyms(text: str) -> list[tuple[str, str]]:
     """(acronym, expansion) pairs a line states by juxtaposition: an acronym followed at once by
     the shortest run of words that spells it, as in a glossary table flattened into one line
-    ("SHA Secure Hash Algorithm … XMSS eXtended Merkle Signature Scheme XOF …")."""
+    ("API Application Programming Interface … XML eXtensible Markup Language …")."""
     words = text.split()
     out: list[tuple[str, str]] = []
     for i, w in enumerate(words):
@@ -305,7 +305,7 @@ def spelled_acronyms(text: str) -> list[tuple[str, str]]:
         for j in range(i + 3, min(len(words), i + 1 + 2 * letters) + 1):
             run = " ".join(words[i + 1:j])
             if expands(w, run):
-                # the spelling starts at the word right after the acronym ("eXtended" gives X)
+                # the spelling starts at the word right after the acronym ("eXtensible" gives X)
                 if re.match(rf"{re.escape(w[0])}|[a-z]{re.escape(w[0])}", words[i + 1], re.I):
                     out.append((w, run.rstrip(".,;")))
                 break

@@ -245,8 +245,8 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals:
     named = "list" in types and any(_has(p.text, w) for w in plurals)
     # "What are drift windows?" reads as a list question too, but "Drift windows are intervals of
     # …" opens by defining the asked thing: that is the answer's shape, commas or not.
-    # (Not when the question asks what an acronym stands for: "XMSS is a multi-time signature
-    # scheme" defines XMSS without spelling it out.)
+    # (Not when the question asks what an acronym stands for: "XML is a markup language"
+    # defines XML without spelling it out.)
     defined = "definition" in types and not ("expansion" in types and acronym) and defines_name(p.text, [], subject)
     return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym), float(located),
                float(named), float(defined))
@@ -291,8 +291,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                   question_score: Scorer, runners_up: bool = True) -> Draft:
     """Each part answered by its own best passage; a single-part question may add runners-up."""
     whole = passages(all_units, MAX_FOLLOW)
-    # A step of an algorithm the question names states its details ("which function turns v into
-    # y[r] in ExpandMask" → "5: y[r] ← BitUnpack(v, …)"); another algorithm's steps state nothing asked.
+    # A step of an algorithm the question names states its details ("which function turns b into
+    # w[i] in DrawMask" → "5: w[i] ← Unpack(b, …)"); another algorithm's steps state nothing asked.
     # (In a one-part question only: a part of a longer one is answered by the prose that states it
     # with the other parts' facts, which a terse step beside it would push out.)
     cands = [p for p in whole if p.head.kind != "title"
@@ -772,7 +772,7 @@ def _holds_attribute(attributes: list[str], text: str) -> bool:
 
 
 def _names_algorithm(qa: QueryAnalysis, title: str) -> bool:
-    """Does the question name the algorithm of this title ("Algorithm 34 ExpandMask(ρ, μ)") by its
+    """Does the question name the algorithm of this title ("Algorithm 4 DrawMask(s, n)") by its
     name, not only by its number?"""
     name = re.sub(r"^Algorithm\s+\S+\s*", "", title).split("(")[0].strip().lower()
     return bool(name) and any(i.lower() == name for i in qa.code_names)

@@ -182,8 +182,9 @@ def units(ev: Evidence) -> list[Unit]:
                     # algorithm's name is there, not in the line).
                     add(s, "sentence", algo if out and out[-1].kind == "title" else "", item=item)
                 else:
-                    # a glossary table flattened into a line of its own ("SHA Secure Hash
-                    # Algorithm SP Special Publication …"): each acronym it spells out is a row
+                    # a glossary table flattened into a line of its own ("API Application
+                    # Programming Interface GUI Graphical User Interface …"): each acronym it
+                    # spells out right after itself is a row
                     for acronym, expansion in spelled_acronyms(s):
                         add(f"{acronym}: {expansion}", "definition")
     return out

@@ -79,7 +79,7 @@ def mine_acronyms(texts) -> dict[str, str]:
             acr, words = m.group(2), m.group(1).split()
             for n in range(1, len(words) + 1):  # shortest tail of the phrase that spells it
                 cand = " ".join(words[-n:])
-                # a name starts with a capital, or capitalises the letter it gives ("eXtended …")
+                # a name starts with a capital, or capitalises the letter it gives ("eXtensible …")
                 if _initials_match(acr, cand) and (cand[0].isupper() or cand[1:].startswith(acr[0])):
                     found.setdefault(acr, cand)
                     break
