@@ -298,17 +298,16 @@ def spelled_acronyms(text: str) -> list[tuple[str, str]]:
     ("API Application Programming Interface … XML eXtensible Markup Language …")."""
     words = text.split()
     out: list[tuple[str, str]] = []
-    for i, w in enumerate(words):
-        if sum(c.isupper() for c in w) < 2 or not _ACRONYM_WORD.fullmatch(w):
+    for i, w in enumerate(words[:-2]):
+        # the spelling starts at the word right after the acronym ("eXtensible" gives X)
+        if (sum(c.isupper() for c in w) < 2 or not _ACRONYM_WORD.fullmatch(w)
+                or not re.match(rf"{re.escape(w[0])}|[a-z]{re.escape(w[0])}", words[i + 1], re.I)):
             continue
         letters = sum(c.isalpha() for c in w)
-        for j in range(i + 3, min(len(words), i + 1 + 2 * letters) + 1):
-            run = " ".join(words[i + 1:j])
-            if expands(w, run):
-                # the spelling starts at the word right after the acronym ("eXtensible" gives X)
-                if re.match(rf"{re.escape(w[0])}|[a-z]{re.escape(w[0])}", words[i + 1], re.I):
-                    out.append((w, run.rstrip(".,;")))
-                break
+        run = next((" ".join(words[i + 1:j]) for j in range(i + 3, min(len(words), i + 1 + 2 * letters) + 1)
+                    if expands(w, " ".join(words[i + 1:j]))), None)
+        if run:
+            out.append((w, run.rstrip(".,;")))
     return out
 
 

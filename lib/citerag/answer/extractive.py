@@ -34,6 +34,7 @@ from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, content_words, definition_subject
 from citerag.retrieval.rerank import is_overview
 from citerag.text.inflect import says_word
+from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import (
     CAMEL_NAME,
     DOCUMENT_PARTS,
@@ -774,7 +775,8 @@ def _holds_attribute(attributes: list[str], text: str) -> bool:
 def _names_algorithm(qa: QueryAnalysis, title: str) -> bool:
     """Does the question name the algorithm of this title ("Algorithm 4 DrawMask(s, n)") by its
     name, not only by its number?"""
-    name = re.sub(r"^Algorithm\s+\S+\s*", "", title).split("(")[0].strip().lower()
+    m = _ALGO.match(title)
+    name = m.group(2).split("(")[0].strip().lower() if m else ""
     return bool(name) and any(i.lower() == name for i in qa.code_names)
 
 

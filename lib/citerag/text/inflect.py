@@ -49,7 +49,6 @@ def bases(low: str) -> set[str]:
     return {f for f in forms if len(f) >= 3}
 
 
-
 _PREFIXES = ("sub", "non", "pre", "re", "un", "multi", "inter", "co")
 
 
@@ -58,6 +57,7 @@ def derives_from(word: str, words: frozenset[str]) -> bool:
     if bases(word) & words:
         return True
     return any(word.startswith(p) and len(word) - len(p) >= 4 and bases(word[len(p):]) & words for p in _PREFIXES)
+
 
 # British and American spellings of one word: colour/color, centre/center, licence/license,
 # optimise/optimize, analyse/analyze, catalogue/catalog.
