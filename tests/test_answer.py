@@ -942,3 +942,52 @@ def test_a_conclusion_for_these_reasons_keeps_its_reasons_and_is_quoted_once():
     r = _parts_answer("Why is packing an integral part of the codec rather than merely an optimization?", ev)
     assert not r.refused and "halves the memory" in r.answer
     assert r.answer.count("For these reasons") == 1, r.answer
+
+
+_PACK = ("The archive writer packs records into frames before it writes them, one frame per call.\n\n"
+         "Algorithm 5 PackFrame(r, n)\nPacks records into one frame.\n"
+         "Input : record list r, frame size n. Output : frame F of n bytes.\n"
+         "1: F ← Zero(n)\n2: for i from 0 to 9 do\n3: F ← F ∥ Encode(r[i])\n4: end for\n5: return F")
+
+
+def test_what_an_algorithm_takes_or_returns_is_read_from_its_input_and_output_lines():
+    """"What inputs does X take?" and "what does X return?" are stated by X's "Input :" and
+    "Output :" lines, which do not repeat X's name: they are read under the algorithm's title,
+    and their labels as the question's verbs ("Output" is what X returns). Before, they weighed
+    only their own words and lost to the description line under the title."""
+    a = _answer_over(_PACK, "What inputs does PackFrame take?", {"take": 2.0})  # a word of the corpus
+    assert not a.refused and "record list r, frame size n" in a.answer.split("\n")[0], a.answer
+    a = _answer_over(_PACK, "What does PackFrame return?")
+    assert not a.refused and "frame F of n bytes" in a.answer.split("\n")[0], a.answer
+
+
+def test_an_input_line_is_read_under_its_title_only_when_the_part_asks_what_goes_in_or_out():
+    """Read under the title for any question naming the algorithm, an "Input :" line outscored
+    the prose stating other facts about it (seen pools: two answers lost, none gained). So the
+    title and the label's verbs count only when the part asks what the algorithm takes or
+    returns; otherwise the line weighs its own words, as any sentence does."""
+    from dataclasses import replace
+
+    from citerag.answer.extractive import passage_score
+    from citerag.answer.units import Passage, units
+    from citerag.text.terms import Scorer
+
+    ev = Evidence("c1", Location("D::p1::c1", "D", 1, 1), _PACK)
+    line = next(u for u in units(ev) if u.text.startswith("Input :"))
+    assert line.group == "Algorithm 5 PackFrame(r, n)"
+    bare = Passage([replace(line, group="")])
+    q = analyse("Which frame size does PackFrame use for archive records?")
+    score = Scorer(q, {}, frozenset())
+    assert passage_score(score, (), Passage([line]), 0) == passage_score(score, (), bare, 0)
+    assert passage_score(score, (), Passage([line]), 0, asks_io=True) > passage_score(score, (), bare, 0)
+
+
+def test_a_question_about_steps_naming_no_algorithm_is_not_answered_by_an_algorithms_steps():
+    """"May an implementation replace the given steps with other steps?" asks about steps in
+    general: the steps of whichever algorithm the evidence holds do not answer it; the prose
+    does."""
+    ev = [_ev("c1", _PACK),
+          _ev("c2", "For every algorithm in this manual, a conforming implementation may replace the given "
+                    "steps with any equivalent set of steps that produces the same output.")]
+    r = _parts_answer("May a conforming implementation replace the given steps with other steps?", ev)
+    assert not r.refused and "equivalent set of steps" in r.answer and "1: F ← Zero(n)" not in r.answer, r.answer

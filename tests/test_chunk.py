@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from citerag.build.chunk import chunk_pages, make_chunk_id, page_blocks, parse_chunk_id
 from citerag.build.clean import CleanPage
@@ -116,3 +118,37 @@ def test_split_algorithm_repeats_its_title_and_keeps_its_description_and_late_st
     body = "\n".join(c.text for c in algo)
     assert "5: T.setMode( q )" in body and "30: return acc29" in body
     assert not [c for c in chunks if "5: T.setMode" in c.text and "algorithm" not in c.kinds]
+
+
+def test_an_algorithm_split_by_its_layout_stays_one_algorithm():
+    """The layout sets apart what belongs to an algorithm: its "Input :" line wrapped into a
+    paragraph of its own, a first step without pseudocode, its "▷" comments and list marks
+    standing for them between steps, and an empty step ("4:"). Each used to start a block of its
+    own, so the steps after it landed in a chunk without the algorithm's title: retrieval could
+    not find them by the algorithm's name, and the answer could not tell whose steps they were."""
+    page = CleanPage("DOC", 1, "## 3. Folding\n\n" + PARA + "\n\n##### Algorithm 7 fold_words(w, k)\n\n"
+                     "Folds a word list into one tally.\n\nInput : word list w ,\n\n"
+                     "key k (a byte string). Output : tally t .\n\n"
+                     "1: T.reset( )\n\n2: t ← 0 ▷ start empty\n3: for i from 0 to 9 do\n\n"
+                     "▷ fold the words\n\n- mix the tally\n\n"
+                     "4:\n5: t ← Mix(t, w[i], k)\n6: end for\n7: return t\n\n## 4. Checking\n\n" + PARA)
+    chunks = chunk_pages([page], ChunkParams(target_chars=240, overlap_chars=0, min_chars=50))
+    algo = [c for c in chunks if "Algorithm 7 fold_words" in c.text]
+    body = "\n".join(c.text for c in algo)
+    for line in ("key k (a byte string)", "1: T.reset( )", "▷ fold the words", "- mix the tally",
+                 "5: t ← Mix(t, w[i], k)", "7: return t"):
+        assert line in body, line
+    # no step stands in a chunk without its algorithm's title
+    assert not [c.text for c in chunks if "Algorithm 7" not in c.text and re.search(r"^\d: |▷", c.text, re.M)]
+
+
+def test_a_later_algorithm_does_not_swallow_prose_between_two_algorithms():
+    """Only comment lines and list marks are read as filler between runs of one algorithm's steps;
+    a paragraph of prose between two algorithms keeps them apart, and a step numbered as a new
+    start ("1: …") after prose does not join the algorithm before it."""
+    page = CleanPage("DOC", 1, "##### Algorithm 1 first(x)\n\nDoes one thing.\n\n1: y ← x\n2: return y\n\n"
+                     "The second algorithm below differs from the first one in how it rounds values.\n\n"
+                     "##### Algorithm 2 second(x)\n\nDoes another thing.\n\n1: z ← x + 1\n2: return z")
+    blocks_text = [c.text for c in chunk_pages([page], ChunkParams(target_chars=120, overlap_chars=0, min_chars=20))]
+    first = next(t for t in blocks_text if "Algorithm 1 first" in t)
+    assert "z ← x + 1" not in first and "Algorithm 2" not in first

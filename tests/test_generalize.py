@@ -1065,21 +1065,25 @@ def test_an_algorithms_short_output_line_is_kept_and_answers_what_it_outputs(age
     answered(agents, "default", "What is the output of the hash_slh_verify algorithm?", "Output : Boolean.")
 
 
-@pytest.mark.parametrize("corpus, first, follow_up, needs", [
-    ("default", "What does fors_sign take as input?", "and what does it return?", "FORS signature"),
-    ("tech-manuals", "What does gri_merge do?", "how do I see its help message?", "gri_merge -h"),
+@pytest.mark.parametrize("corpus, first, follow_up, needs, doubted", [
+    ("default", "What does fors_sign take as input?", "and what does it return?", "FORS signature", False),
+    ("tech-manuals", "What does gri_merge do?", "how do I see its help message?", "gri_merge -h", True),
 ])
 def test_a_follow_up_word_the_corpus_writes_elsewhere_does_not_refuse_the_answer(agents, tmp_path, corpus, first,
-                                                                                  follow_up, needs):
-    """The cited text says "Output :" for "return" and "type … -h" for "help message". A word the
-    corpus writes may be paraphrased, so the validator's doubt regenerates once and then keeps the
-    answer; before, it refused the turn `off_topic`."""
+                                                                                  follow_up, needs, doubted):
+    """The cited text says "type … -h" for "help message". A word the corpus writes may be
+    paraphrased, so the validator's doubt regenerates once and then keeps the answer; before, it
+    refused the turn `off_topic`. ("Output :" for "return" once took the same path; the answer
+    reads an "Output :" line as what an algorithm returns now, and the validator has no doubt.)"""
     eng = chat_engine(agents, corpus, tmp_path)
     eng.turn("t", first)
     r = eng.turn("t", follow_up)
     assert not r.refused and needs in r.answer, (r.refusal_reason, r.answer)
     validate = [e for e in r.trace if e["node"] == "validate"]
-    assert [e["fallback"] for e in validate] == ["regenerate", "keep"] and validate[-1]["soft"]
+    if doubted:
+        assert [e["fallback"] for e in validate] == ["regenerate", "keep"] and validate[-1]["soft"]
+    else:
+        assert [e.get("fallback") for e in validate] == [None], validate
 
 
 def test_a_follow_up_about_a_backslash_macro_is_rewritten_without_error(agents, tmp_path):

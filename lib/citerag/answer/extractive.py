@@ -109,6 +109,11 @@ def _cite(u: Unit) -> str:
 _ASKS_WHAT_IT_DOES = re.compile(r"^what (?:does|do|did)\s+\S.*?\s[a-z]+(?:\s+(?:in|of|for)\s+\S+(?:\s\S+)?)?\s*\??$",
                                 re.I)
 
+# "What does X take as input?", "which inputs does X accept", "what does X return": an algorithm's
+# "Input :" and "Output :" lines state it.
+_ASKS_IO = re.compile(r"\b(?:inputs?|takes?|accepts?|outputs?|returns?)\b", re.I)
+_IO_GLOSS = {"input": "input takes accepts", "output": "output returns"}
+
 # A part with this many content words of its own names its own subject.
 OWN_SUBJECT_WORDS = 4
 
@@ -213,20 +218,27 @@ def defines_name(text: str, wanted: list[str], subject: str = "") -> bool:
 
 
 def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, acronym: str = "",
-                  plurals: tuple[str, ...] = (), describes: bool = False, subject: str = "") -> float:
+                  plurals: tuple[str, ...] = (), describes: bool = False, subject: str = "",
+                  asks_io: bool = False) -> float:
     """Weighted term share of the passage, and of the passage read under its section heading
     and, for an algorithm's description line, its title (a section titled with the question's
     terms answers it in its own sentences, which need not repeat them); halved when the passage
     cannot be of the wanted answer type; a small tie-break for evidence ranked higher by
-    retrieval."""
+    retrieval. An algorithm's "Input :" or "Output :" line is read under its title only when the
+    part asks what the algorithm takes or returns (`asks_io`): under the title, it would outscore
+    the prose that states any other fact about the algorithm."""
     text = p.text
     if p.items:  # a list: its head with its best item, so a long list does not gather every term
         text = max((f"{p.head.text} {u.text}" for u in p.items), key=score)
     own = score(text)
-    context = " ".join(x for x in (p.head.heading, p.head.group) if x)
+    io = IO_LINE.match(p.head.text)
+    group = "" if io and not asks_io else p.head.group
+    # the line's label says what the question's verb does ("Output :" is what it returns)
+    gloss = _IO_GLOSS[io.group(0).strip(" :").lower().rstrip("s")] if io and group else ""
+    context = " ".join(x for x in (p.head.heading, group, gloss) if x)
     under = score(f"{context} {text}") if context else own
     h, t = HEADING_SHARE, TYPE_PENALTY
-    if (p.head.group or (describes and p.head.opens)) and under > own:
+    if (group or (describes and p.head.opens)) and under > own:
         # An algorithm's description line ("Generates a signature.") says what the algorithm its
         # title names does: read under that title, it is the whole statement, not half of one.
         h = 1.0
@@ -351,13 +363,14 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
             chosen.append(stepped)
             continue
         describes = bool(_ASKS_WHAT_IT_DOES.match(part.text))
+        asks_io = bool(_ASKS_IO.search(part.text))
         # a return under a condition is read from the step's branch by `_return_under` alone: ranked
         # on shared words, the other branch ("if z < q then return z") would answer "not less than q"
         conditional = bool(_RETURNS_WHEN.search(part.text))
         # the thing a definition part asks about ("drift windows"): a passage defining it answers it
         subject = (definition_subject(part.text) or "").strip(" ,;:") if "definition" in part.types else ""
         ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym, plurals, describes,
-                                        subject)
+                                        subject, asks_io)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, part_names, subject) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
@@ -799,8 +812,8 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
                 us[0].order)
 
     _name, us = sorted(groups.items(), key=rank)[0]
-    if not any(u.kind == "step" for u in us):
-        return []
+    if not any(u.kind == "step" for u in us) or (rank((_name, us))[0] == 0 and not _names_algorithm(qa, us[0].group)):
+        return []  # no steps, or an algorithm the question does not name ("may … replace the given steps?")
     title_low = us[0].group.lower()
     if qa.identifiers and not any(i.lower() in title_low for i in qa.identifiers) and re.search(
             r"\w[._]\w", us[0].group):

@@ -178,9 +178,11 @@ def units(ev: Evidence) -> list[Unit]:
                     add(f"{term}: {s}", "definition")
                     term = ""
                 elif _is_statement(s) or completes:
-                    # The line that says what an algorithm does is read under its title (the
-                    # algorithm's name is there, not in the line).
-                    add(s, "sentence", algo if out and out[-1].kind == "title" else "", item=item)
+                    # The line that says what an algorithm does, and its "Input :" and "Output :"
+                    # lines, are read under its title (the algorithm's name is there, not in them).
+                    header = out and (out[-1].kind == "title" or (
+                        IO_LINE.match(s) and out[-1].kind == "sentence" and out[-1].group == algo != ""))
+                    add(s, "sentence", algo if header else "", item=item)
                 else:
                     # a glossary table flattened into a line of its own ("API Application
                     # Programming Interface GUI Graphical User Interface …"): each acronym it

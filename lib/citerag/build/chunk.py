@@ -22,8 +22,8 @@ from citerag.build.clean import CleanPage
 from citerag.core.params import ChunkParams
 from citerag.core.types import Location
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO_START
-from citerag.text.patterns import STEP_LINE, is_step_block
 from citerag.text.patterns import TABLE_CAPTION as _TABLE_CAPTION
+from citerag.text.patterns import is_step_block
 from citerag.text.sentences import split_prose
 
 _HEADING_MD = re.compile(r"^(#{1,6})\s+(.*)$")
@@ -164,24 +164,69 @@ def _units(blocks: list[Block]) -> list[_Unit]:
             prev.parts.append(b)
         elif prev and prev.kind == "table" and not prev.closed and b.kind == "table":
             prev.parts.append(b)  # a table continued on the next page
+        elif (gap := _steps_resume(units, b)) is not None:
+            # comment lines or list marks the layout set between an algorithm's steps (its "▷ …"
+            # comments, "- compute checksum"), then its next step: all of it is the algorithm
+            algo = units[-1 - gap]
+            for u in units[len(units) - gap:]:
+                algo.parts.extend(u.parts)
+            del units[len(units) - gap:]
+            algo.parts.append(b)
         elif prev and prev.kind == "algorithm" and b.kind in ("algorithm", "paragraph", "list", "heading") \
                 and not _ALGO_START.match(b.text) and not (b.kind == "heading" and _NUMBERED.match(b.text)) and (
-                    b.kind == "algorithm" or b.text.lstrip("-• ").startswith(("Input", "Output"))
-                    or len(prev.parts) == 1 or _next_step(prev, b)):
+                    b.kind == "algorithm" or _io_line(b.text) or len(prev.parts) == 1 or _next_step(prev, b)
+                    or (b.kind == "paragraph" and _io_line(prev.parts[-1].text)
+                        and prev.parts[-1].text.rstrip().endswith(","))):
             # the line under an algorithm's title describes it, even when set as a heading (a
-            # numbered heading, "5.4 Pre-Hash …", opens a section instead)
+            # numbered heading, "5.4 Pre-Hash …", opens a section instead); an "Input :" line
+            # that ends on a comma goes on in the paragraph after it
             prev.parts.append(b if b.kind != "heading" else Block("paragraph", b.text, b.page))
         else:
             units.append(_Unit(b.kind, [b]))
     return units
 
 
+def _io_line(text: str) -> bool:
+    """An algorithm's "Input :" or "Output :" line (set as a list item or not)."""
+    return text.lstrip("-• ").startswith(("Input", "Output"))
+
+
 def _next_step(unit: _Unit, b: Block) -> bool:
     """The block opens with the step after the algorithm's last one ("5: X.setMode( y )" after
-    "4: end for"): a step line without pseudocode that the layout set apart still belongs."""
-    last = [m for ln in unit.text.split("\n") if (m := STEP_LINE.match(ln))]
-    first = STEP_LINE.match(b.text)
-    return bool(last and first) and int(first.group(1)) == int(last[-1].group(1)) + 1
+    "4: end for"), or with step 1 under a title with no step yet: a step line without
+    pseudocode that the layout set apart still belongs."""
+    last = [m for ln in unit.text.split("\n") if (m := _STEP_NUMBER.match(ln))]
+    first = _STEP_NUMBER.match(b.text)
+    if not first:
+        return False
+    if not last:
+        return int(first.group(1)) == 1 and bool(_ALGO_START.match(unit.parts[0].text))
+    return int(first.group(1)) == int(last[-1].group(1)) + 1
+
+
+# A step's number, also on a step the layout left empty ("9:" before a step set apart).
+_STEP_NUMBER = re.compile(r"^(\d{1,2}):(?=\s|$)")
+# Lines the layout may set apart between an algorithm's steps: its comments ("▷ compute …") or
+# list marks standing for them ("- compute checksum").
+_STEP_FILLER = re.compile(r"^(?:▷|[-•]\s)")
+# At most this many such blocks sit between two runs of one algorithm's steps.
+_MAX_FILLER_BLOCKS = 3
+
+
+def _steps_resume(units: list[_Unit], b: Block) -> int | None:
+    """How many filler units (only comment lines or list marks) stand between the last algorithm
+    unit and a block that resumes its steps with the next step number; None when `b` resumes no
+    algorithm across filler."""
+    if b.kind not in ("algorithm", "paragraph") or not _STEP_NUMBER.match(b.text):
+        return None
+    for gap in range(1, min(_MAX_FILLER_BLOCKS, len(units) - 1) + 1):
+        u = units[-gap]
+        if u.kind not in ("paragraph", "list") or not all(
+                _STEP_FILLER.match(ln.strip()) for p in u.parts for ln in p.text.split("\n") if ln.strip()):
+            return None
+        if units[-1 - gap].kind == "algorithm":
+            return gap if _next_step(units[-1 - gap], b) else None
+    return None
 
 
 def _split_long(unit: _Unit, target: int) -> list[list[tuple[str, int]]]:
