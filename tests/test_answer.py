@@ -991,3 +991,24 @@ def test_a_question_about_steps_naming_no_algorithm_is_not_answered_by_an_algori
                     "steps with any equivalent set of steps that produces the same output.")]
     r = _parts_answer("May a conforming implementation replace the given steps with other steps?", ev)
     assert not r.refused and "equivalent set of steps" in r.answer and "1: F ← Zero(n)" not in r.answer, r.answer
+
+
+def test_a_numbered_thing_the_evidence_numbers_only_otherwise_is_refused():
+    """"Where was the fifth workshop held?" over evidence about the third and fourth workshops was
+    answered from the sentence about the fourth: the ordinal is the focus, as a number is. A word
+    the evidence numbers another way ("Screenshot 2") or never numbers says nothing either way,
+    and "per second" is no ordinal."""
+    from citerag.answer.asked import unstated_ordinals
+
+    ev = [_ev("c1", "The third workshop was held in Lyon in 2019. The fourth workshop was held online in 2021, "
+                    "with talks on the new drafts."),
+          _ev("c2", "Screenshot 2 shows the menu after the first screenshot's command ran.")]
+    r = _parts_answer("Where was the fifth workshop held?", ev)
+    assert r.refused and r.refusal_reason == "focus_not_stated" and "fifth workshop" in r.unstated, r.answer
+    r = _parts_answer("Where was the fourth workshop held?", ev)
+    assert not r.refused and "online" in r.answer, r.answer
+    text = " ".join(e.text for e in ev)
+    assert unstated_ordinals("What does the second screenshot show?", text) == []
+    assert unstated_ordinals("What does the second banner show?", text) == []
+    assert unstated_ordinals("How many talks per second can the 4th workshop hold?", text) == []
+    assert unstated_ordinals("Which talks did the 5th workshop have?", text) == ["5th workshop"]

@@ -23,6 +23,7 @@ from citerag.answer.asked import (
     phrase_stated,
     split_parts,
     unshown_quantities,
+    unstated_ordinals,
 )
 from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys, strip_citations
 from citerag.answer.conflicts import find_conflicts
@@ -433,6 +434,9 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
     if params.refuse_missing_focus:
         cited = [e for e in evidence if e.key in {c["key"] for c in ans.citations}]
         missing = missing_focus(qa, cited, ans.answer, params.refuse_missing_action)
+        # an ordinal the retrieved evidence never gives the thing it numbers otherwise ("fifth
+        # round" where all of it speaks of the fourth and third)
+        missing += unstated_ordinals(qa.text, " ".join(e.headed_text for e in evidence))
         if missing:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision,

@@ -41,7 +41,7 @@ from citerag.text.patterns import (
     quoted_phrases,
 )
 from citerag.text.sentences import split_cited
-from citerag.text.tokenize import AUXILIARIES, STOPWORDS, stem, token_set
+from citerag.text.tokenize import AUXILIARIES, STOPWORDS, function_words, stem, token_set
 
 # "per second", "per year": a rate's or a frequency's unit of time
 _PER_TIME = r"\bper (?:second|minute|hour|day|week|month|year)\b"
@@ -542,6 +542,37 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     covered = " ".join(found).lower()
     found += [n for n in proper_names(question) if n.lower() not in covered]
     return tuple(dict.fromkeys(f for f in found if f.lower() not in named))
+
+
+_ORDINAL_WORDS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth").split()
+_ORDINAL = r"(?:" + "|".join(_ORDINAL_WORDS) + r"|\d+(?:st|nd|rd|th))"
+# An ordinal and the word it numbers ("the fifth round", "the 1024th root", "first-round").
+_ORDINAL_NOUN = re.compile(rf"\b({_ORDINAL})[\s-]+([A-Za-z][\w]*)", re.I)
+
+
+def _ordinal_number(word: str) -> str:
+    """"fifth" and "5th" alike → "5"."""
+    w = word.lower()
+    return str(_ORDINAL_WORDS.index(w) + 1) if w in _ORDINAL_WORDS else re.sub(r"\D", "", w)
+
+
+def unstated_ordinals(question: str, text: str) -> list[str]:
+    """The numbered things the question asks about ("the fifth round", "the sixth conference")
+    that the text numbers otherwise only: it states the same word after other ordinals ("fourth
+    round", "third round") and never after the asked one. A near miss, answered before from the
+    same-topic sentence about another round. A word the text never numbers ("the second
+    screenshot") says nothing either way."""
+    out = []
+    for m in _ORDINAL_NOUN.finditer(question):
+        if m.group(2).lower() in function_words() or re.search(r"\bper\s+$", question[: m.start()], re.I):
+            continue  # "signatures per second can …": no ordinal
+        asked_n, noun = _ordinal_number(m.group(1)), stem(m.group(2).lower())
+        seen = {_ordinal_number(t.group(1)) for t in _ORDINAL_NOUN.finditer(text) if stem(t.group(2).lower()) == noun}
+        # "Screenshot 2" numbers the second screenshot too
+        numbered = re.search(rf"\b{re.escape(m.group(2))}s?\s+{asked_n}\b", text, re.I)
+        if seen and asked_n not in seen and not numbered:
+            out.append(m.group(0))
+    return out
 
 
 def asked(question: str, identifiers: tuple[str, ...] = (), doc_mentions: tuple[str, ...] = (),
