@@ -1012,3 +1012,15 @@ def test_a_numbered_thing_the_evidence_numbers_only_otherwise_is_refused():
     assert unstated_ordinals("What does the second banner show?", text) == []
     assert unstated_ordinals("How many talks per second can the 4th workshop hold?", text) == []
     assert unstated_ordinals("Which talks did the 5th workshop have?", text) == ["5th workshop"]
+
+
+def test_a_table_right_under_a_sentence_in_one_paragraph_is_read_as_a_table():
+    """A sentence line followed by table rows in the same paragraph: the table's header row is
+    its header. (d6abb45 reused the header's variable for whether a sentence sits under an
+    algorithm's title, and such a table raised a TypeError.)"""
+    from citerag.answer.units import units
+
+    us = units(_ev("c1", "The sizes of the two formats are listed below for reference.\n"
+                         "Format | Size | Speed\nalpha | 3 | fast\nbeta | 4 | slow"))
+    assert [u.kind for u in us] == ["sentence", "row", "row"], us
+    assert us[1].text == "alpha: Size 3, Speed fast"

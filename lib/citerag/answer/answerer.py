@@ -435,7 +435,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         cited = [e for e in evidence if e.key in {c["key"] for c in ans.citations}]
         missing = missing_focus(qa, cited, ans.answer, params.refuse_missing_action)
         # an ordinal the retrieved evidence never gives the thing it numbers otherwise ("fifth
-        # round" where all of it speaks of the fourth and third)
+        # workshop" where all of it speaks of the fourth and third)
         missing += unstated_ordinals(qa.text, " ".join(e.headed_text for e in evidence))
         if missing:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,

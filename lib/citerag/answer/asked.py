@@ -546,7 +546,7 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
 
 _ORDINAL_WORDS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth").split()
 _ORDINAL = r"(?:" + "|".join(_ORDINAL_WORDS) + r"|\d+(?:st|nd|rd|th))"
-# An ordinal and the word it numbers ("the fifth round", "the 1024th root", "first-round").
+# An ordinal and the word it numbers ("the fifth workshop", "the 12th edition", "first-round").
 _ORDINAL_NOUN = re.compile(rf"\b({_ORDINAL})[\s-]+([A-Za-z][\w]*)", re.I)
 
 
@@ -557,18 +557,18 @@ def _ordinal_number(word: str) -> str:
 
 
 def unstated_ordinals(question: str, text: str) -> list[str]:
-    """The numbered things the question asks about ("the fifth round", "the sixth conference")
+    """The numbered things the question asks about ("the fifth workshop", "the sixth edition")
     that the text numbers otherwise only: it states the same word after other ordinals ("fourth
-    round", "third round") and never after the asked one. A near miss, answered before from the
-    same-topic sentence about another round. A word the text never numbers ("the second
-    screenshot") says nothing either way."""
+    workshop", "third workshop") and never after the asked one. A near miss, answered before from
+    the same-topic sentence about another workshop. A word the text numbers another way ("Panel 2"
+    for the second panel) or never numbers says nothing either way."""
     out = []
     for m in _ORDINAL_NOUN.finditer(question):
         if m.group(2).lower() in function_words() or re.search(r"\bper\s+$", question[: m.start()], re.I):
-            continue  # "signatures per second can …": no ordinal
+            continue  # "pages per second can …": no ordinal
         asked_n, noun = _ordinal_number(m.group(1)), stem(m.group(2).lower())
         seen = {_ordinal_number(t.group(1)) for t in _ORDINAL_NOUN.finditer(text) if stem(t.group(2).lower()) == noun}
-        # "Screenshot 2" numbers the second screenshot too
+        # "Panel 2" numbers the second panel too
         numbered = re.search(rf"\b{re.escape(m.group(2))}s?\s+{asked_n}\b", text, re.I)
         if seen and asked_n not in seen and not numbered:
             out.append(m.group(0))

@@ -811,9 +811,13 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
         return (-(int(anchor_hit) + int(ident_hit > 0)), -int(has_steps), -ident_hit, -score(us[0].group),
                 us[0].order)
 
-    _name, us = sorted(groups.items(), key=rank)[0]
-    if not any(u.kind == "step" for u in us) or (rank((_name, us))[0] == 0 and not _names_algorithm(qa, us[0].group)):
-        return []  # no steps, or an algorithm the question does not name ("may … replace the given steps?")
+    best = min(groups.items(), key=rank)
+    _name, us = best
+    # named by its number, an identifier in its title, or its name; steps of an algorithm the
+    # question does not name answer nothing ("may an implementation replace the given steps?")
+    named = rank(best)[0] < 0 or _names_algorithm(qa, us[0].group)
+    if not named or not any(u.kind == "step" for u in us):
+        return []
     title_low = us[0].group.lower()
     if qa.identifiers and not any(i.lower() in title_low for i in qa.identifiers) and re.search(
             r"\w[._]\w", us[0].group):

@@ -180,9 +180,9 @@ def units(ev: Evidence) -> list[Unit]:
                 elif _is_statement(s) or completes:
                     # The line that says what an algorithm does, and its "Input :" and "Output :"
                     # lines, are read under its title (the algorithm's name is there, not in them).
-                    header = out and (out[-1].kind == "title" or (
-                        IO_LINE.match(s) and out[-1].kind == "sentence" and out[-1].group == algo != ""))
-                    add(s, "sentence", algo if header else "", item=item)
+                    under_title = bool(out) and (out[-1].kind == "title" or bool(
+                        algo and IO_LINE.match(s) and out[-1].kind == "sentence" and out[-1].group == algo))
+                    add(s, "sentence", algo if under_title else "", item=item)
                 else:
                     # a glossary table flattened into a line of its own ("API Application
                     # Programming Interface GUI Graphical User Interface …"): each acronym it

@@ -166,7 +166,7 @@ def _units(blocks: list[Block]) -> list[_Unit]:
             prev.parts.append(b)  # a table continued on the next page
         elif (gap := _steps_resume(units, b)) is not None:
             # comment lines or list marks the layout set between an algorithm's steps (its "▷ …"
-            # comments, "- compute checksum"), then its next step: all of it is the algorithm
+            # comments, "- mix the tally"), then its next step: all of it is the algorithm
             algo = units[-1 - gap]
             for u in units[len(units) - gap:]:
                 algo.parts.extend(u.parts)
@@ -178,7 +178,7 @@ def _units(blocks: list[Block]) -> list[_Unit]:
                     or (b.kind == "paragraph" and _io_line(prev.parts[-1].text)
                         and prev.parts[-1].text.rstrip().endswith(","))):
             # the line under an algorithm's title describes it, even when set as a heading (a
-            # numbered heading, "5.4 Pre-Hash …", opens a section instead); an "Input :" line
+            # numbered heading, "5.4 Batch Mode …", opens a section instead); an "Input :" line
             # that ends on a comma goes on in the paragraph after it
             prev.parts.append(b if b.kind != "heading" else Block("paragraph", b.text, b.page))
         else:
@@ -207,7 +207,7 @@ def _next_step(unit: _Unit, b: Block) -> bool:
 # A step's number, also on a step the layout left empty ("9:" before a step set apart).
 _STEP_NUMBER = re.compile(r"^(\d{1,2}):(?=\s|$)")
 # Lines the layout may set apart between an algorithm's steps: its comments ("▷ compute …") or
-# list marks standing for them ("- compute checksum").
+# list marks standing for them ("- mix the tally").
 _STEP_FILLER = re.compile(r"^(?:▷|[-•]\s)")
 # At most this many such blocks sit between two runs of one algorithm's steps.
 _MAX_FILLER_BLOCKS = 3

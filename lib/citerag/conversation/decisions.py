@@ -854,7 +854,7 @@ class Decider:
             plain = _COMPARATIVE.sub(" ", _PRONOUN.sub(" ", strip_connector(followup)))
             own = [t for t in dict.fromkeys(tokenize(plain))
                    if t not in STOPWORDS and t not in _VAGUE and not _QUESTION.match(t) and not t.isdigit()]
-            # a word written inside a camel-case name ("unpacks" in "BitUnpack") is written
+            # a word written inside a camel-case name ("unpacks" in "WordUnpack") is written
             have = token_set(split_camel(f"{cited_text} {answer_text}").lower())
             # a compound in another inflection is written ("re-encrypts" for "re-encrypt")
             unwritten = [t for t in own if t not in have and t not in self.idf

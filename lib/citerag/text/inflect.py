@@ -90,7 +90,7 @@ _CAMEL_SEAM = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 
 
 def split_camel(text: str) -> str:
-    """Camel-case names split into their words ("BitUnpack" → "Bit Unpack", "fontName" →
+    """Camel-case names split into their words ("WordUnpack" → "Word Unpack", "fontName" →
     "font Name"): code writes a word inside a name, and the text then writes it all the same."""
     return _CAMEL_SEAM.sub(" ", text)
 
