@@ -1007,7 +1007,7 @@ def test_a_numbered_thing_the_evidence_numbers_only_otherwise_is_refused():
     assert r.refused and r.refusal_reason == "focus_not_stated" and "fifth workshop" in r.unstated, r.answer
     r = _parts_answer("Where was the fourth workshop held?", ev)
     assert not r.refused and "online" in r.answer, r.answer
-    text = " ".join(e.text for e in ev)
+    text = [e.text for e in ev]  # the evidence texts
     assert unstated_ordinals("What does the second screenshot show?", text) == []
     assert unstated_ordinals("What does the second banner show?", text) == []
     assert unstated_ordinals("How many talks per second can the 4th workshop hold?", text) == []

@@ -436,7 +436,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         missing = missing_focus(qa, cited, ans.answer, params.refuse_missing_action)
         # an ordinal the retrieved evidence never gives the thing it numbers otherwise ("fifth
         # workshop" where all of it speaks of the fourth and third)
-        missing += unstated_ordinals(qa.text, " ".join(e.headed_text for e in evidence))
+        missing += unstated_ordinals(qa.text, [e.headed_text for e in evidence])
         if missing:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision,

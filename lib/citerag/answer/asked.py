@@ -556,14 +556,17 @@ def _ordinal_number(word: str) -> str:
     return str(_ORDINAL_WORDS.index(w) + 1) if w in _ORDINAL_WORDS else re.sub(r"\D", "", w)
 
 
-def unstated_ordinals(question: str, text: str) -> list[str]:
+def unstated_ordinals(question: str, texts: list[str]) -> list[str]:
     """The numbered things the question asks about ("the fifth workshop", "the sixth edition")
     that the text numbers otherwise only: it states the same word after other ordinals ("fourth
     workshop", "third workshop") and never after the asked one. A near miss, answered before from
     the same-topic sentence about another workshop. A word the text numbers another way ("Panel 2"
-    for the second panel) or never numbers says nothing either way."""
-    out = []
-    for m in _ORDINAL_NOUN.finditer(question):
+    for the second panel) or never numbers says nothing either way. The texts are joined only
+    for a question that has an ordinal: this runs on every answer."""
+    out: list[str] = []
+    asked_ordinals = list(_ORDINAL_NOUN.finditer(question))
+    text = " ".join(texts) if asked_ordinals else ""
+    for m in asked_ordinals:
         if m.group(2).lower() in function_words() or re.search(r"\bper\s+$", question[: m.start()], re.I):
             continue  # "pages per second can …": no ordinal
         asked_n, noun = _ordinal_number(m.group(1)), stem(m.group(2).lower())

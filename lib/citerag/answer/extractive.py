@@ -811,11 +811,10 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
         return (-(int(anchor_hit) + int(ident_hit > 0)), -int(has_steps), -ident_hit, -score(us[0].group),
                 us[0].order)
 
-    best = min(groups.items(), key=rank)
-    _name, us = best
+    key, _name, us = min(((rank(g), *g) for g in groups.items()), key=lambda x: x[0])
     # named by its number, an identifier in its title, or its name; steps of an algorithm the
     # question does not name answer nothing ("may an implementation replace the given steps?")
-    named = rank(best)[0] < 0 or _names_algorithm(qa, us[0].group)
+    named = key[0] < 0 or _names_algorithm(qa, us[0].group)
     if not named or not any(u.kind == "step" for u in us):
         return []
     title_low = us[0].group.lower()

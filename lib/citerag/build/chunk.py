@@ -22,8 +22,8 @@ from citerag.build.clean import CleanPage
 from citerag.core.params import ChunkParams
 from citerag.core.types import Location
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO_START
+from citerag.text.patterns import IO_LINE, STEP_NUMBER, is_step_block
 from citerag.text.patterns import TABLE_CAPTION as _TABLE_CAPTION
-from citerag.text.patterns import is_step_block
 from citerag.text.sentences import split_prose
 
 _HEADING_MD = re.compile(r"^(#{1,6})\s+(.*)$")
@@ -188,15 +188,15 @@ def _units(blocks: list[Block]) -> list[_Unit]:
 
 def _io_line(text: str) -> bool:
     """An algorithm's "Input :" or "Output :" line (set as a list item or not)."""
-    return text.lstrip("-• ").startswith(("Input", "Output"))
+    return bool(IO_LINE.match(text.lstrip("-• ")))
 
 
 def _next_step(unit: _Unit, b: Block) -> bool:
     """The block opens with the step after the algorithm's last one ("5: X.setMode( y )" after
     "4: end for"), or with step 1 under a title with no step yet: a step line without
     pseudocode that the layout set apart still belongs."""
-    last = [m for ln in unit.text.split("\n") if (m := _STEP_NUMBER.match(ln))]
-    first = _STEP_NUMBER.match(b.text)
+    last = [m for ln in unit.text.split("\n") if (m := STEP_NUMBER.match(ln))]
+    first = STEP_NUMBER.match(b.text)
     if not first:
         return False
     if not last:
@@ -204,8 +204,6 @@ def _next_step(unit: _Unit, b: Block) -> bool:
     return int(first.group(1)) == int(last[-1].group(1)) + 1
 
 
-# A step's number, also on a step the layout left empty ("9:" before a step set apart).
-_STEP_NUMBER = re.compile(r"^(\d{1,2}):(?=\s|$)")
 # Lines the layout may set apart between an algorithm's steps: its comments ("▷ compute …") or
 # list marks standing for them ("- mix the tally").
 _STEP_FILLER = re.compile(r"^(?:▷|[-•]\s)")
@@ -217,7 +215,7 @@ def _steps_resume(units: list[_Unit], b: Block) -> int | None:
     """How many filler units (only comment lines or list marks) stand between the last algorithm
     unit and a block that resumes its steps with the next step number; None when `b` resumes no
     algorithm across filler."""
-    if b.kind not in ("algorithm", "paragraph") or not _STEP_NUMBER.match(b.text):
+    if b.kind not in ("algorithm", "paragraph") or not STEP_NUMBER.match(b.text):
         return None
     for gap in range(1, min(_MAX_FILLER_BLOCKS, len(units) - 1) + 1):
         u = units[-gap]

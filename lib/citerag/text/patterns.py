@@ -18,6 +18,8 @@ from citerag.text.tokenize import STOPWORDS
 # "Algorithm 3, implementing …"): a comma or a plain lower-case word (no call after it) follows.
 ALGORITHM_TITLE = re.compile(r"^(?:#+\s*)?Algorithm\s+(\d+)\b(?!\s*,|\s+[a-z]+\b(?![\s(]*\())(.*)")
 STEP_LINE = re.compile(r"^(\d{1,2}): ")
+# A step's number, also on a step the layout left empty ("9:" before a step set apart).
+STEP_NUMBER = re.compile(r"^(\d{1,2}):(?=\s|$)")
 TABLE_CAPTION = re.compile(r"^Table\s+\d+[.:]")
 DOT_LEADER = re.compile(r"(?:\.\s){4,}|\.{5,}")
 
