@@ -471,6 +471,36 @@ def test_absent_words_are_the_question_words_the_corpus_never_writes():
     assert absent_words("What does the glossy-based mode do?", vocab) == ["glossy-based"]
 
 
+
+def test_an_identifier_joined_by_underscores_is_known_only_whole():
+    """"FORS_LEAF" is one code identifier: the corpus writing "fors" and "leaf" (or prose saying
+    "the leaf of a FORS tree", "an XMSS tree") does not make it known. The PDF's text may space the
+    underscore out or drop it, and writes a subscript apart ("H msg" for H_msg)."""
+    from citerag.answer.answerer import absent_words
+    from citerag.text.tokenize import token_set
+
+    vocab = set(token_set("the fors tree leaf xmss address type value fors_tree kc step label h msg option no cmd use hold holds compute computes is"))
+    assert absent_words("What type value does the FORS_LEAF address use?", vocab) == ["FORS_LEAF"]
+    assert absent_words("What type value does the FORS_TREE address use?", vocab) == []
+    assert absent_words("What does the XMSS_TREE address hold?", vocab, ["within the XMSS tree that signs"]) == [
+        "XMSS_TREE"]
+    assert absent_words("What does the XMSS_TREE address hold?", vocab, ["the type XMSS _TREE is"]) == []
+    assert absent_words("Which label is KC_3_E?", vocab) == ["KC_3_E"]
+    assert absent_words("What does H_msg compute?", vocab, ["the function H msg takes"]) == []
+    # an option's dash is not part of the name
+    assert absent_words("What does the -no_cmd option do?", vocab) == ["no_cmd"]
+    assert absent_words("What does the -no_cmd option do?", vocab, ["-no_cmd prevents it"]) == []
+
+
+def test_a_constant_the_corpus_never_names_is_refused_though_prose_shares_its_words(agents):
+    """End to end: FIPS 205 names the address types WOTS_HASH, FORS_TREE, … and speaks of "the XMSS
+    tree" in prose; a question about an XMSS_TREE address was answered with the FORS_TREE passage.
+    The constant it names occurs nowhere, so the question is refused; one it names is answered."""
+    r = ask(agents, "default", "Which type value does the XMSS_TREE address use in FIPS 205?")
+    assert r.answer.refused and r.answer.refusal_reason == "unknown_terms"
+    answered(agents, "default", "What is the type value of the WOTS_PK address?", "WOTS_PK")
+
+
 def test_a_paper_cited_by_a_document_is_answered_by_its_reference_entry(agents):
     """"Which paper cited by X …" asks for a paper: "cited by" describes it (no asked event), and
     a reference-list entry ("[16] Name A (2018) Title …") answers it without the word "paper"."""

@@ -134,7 +134,9 @@ def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[
     counts when the corpus never writes it whole, though it writes its parts ("gri-refactor"),
     and `texts` (the evidence) never write its parts as a phrase ("DER encoding" for
     "DER-encoded")."""
-    words = [m.group(0) for m in _WORD.finditer(question)]
+    # a name joined by underscores ("FORS_LEAF") is one code identifier: its pieces being known
+    # ("fors", "leaf") does not make it known
+    words = [m.group(0) for m in _WORD.finditer(question)] + _IDENTIFIER.findall(question)
     absent = [w for w in words if len(w) >= 3 and w.lower() not in STOPWORDS and w.lower() not in QUESTION_FRAME
               and not (written_compound(w, vocab, texts) if _COMPOUND.search(w) else _in_corpus(w, vocab))]
     # a function word ("Besides testing, …", "… happen to it afterwards?") names nothing asked about;
@@ -143,6 +145,9 @@ def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[
 
 
 _COMPOUND = re.compile(r"\w[-_./]\w")
+# A code identifier joined by underscores, which `_WORD` reads as separate words; an option's
+# dashes ("-no_cmd_in_ps") are not part of it, a qualified name's member ("X.Sign_internal") is left out.
+_IDENTIFIER = re.compile(r"(?<![\w.])(?<!\w-)[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
 
 # Words that make a compound adjective of any word before them.
 _SUFFIX_WORDS = frozenset("based like style related specific compatible aware free only level wide oriented "
@@ -163,7 +168,11 @@ def written_compound(word: str, vocab: set[str], texts: list[str]) -> bool:
     if len(parts) > 1 and parts[-1] in _SUFFIX_WORDS and all(_in_corpus(x, vocab) for x in parts[:-1]):
         return True  # "X-based", "X-like": English builds these from any X the corpus writes
     last = min(bases(parts[-1]) | {parts[-1]}, key=len)
-    phrase = re.compile(r"(?<!\w)" + r"\W{0,3}".join(map(re.escape, [*parts[:-1], last])))
+    # a constant's parts are joined by its underscore (spaced out or dropped by the PDF's text:
+    # "FORS _TREE", "FORSTREE"), not by a space: "XMSS tree" in prose does not write XMSS_TREE.
+    # A subscript written with an underscore ("H_msg", "T_l") the PDF writes apart ("H msg").
+    joiner = r"(?:\s?_\s?)?" if "_" in word and word.isupper() else r"[\W_]{0,3}"
+    phrase = re.compile(r"(?<!\w)" + joiner.join(map(re.escape, [*parts[:-1], last])))
     return any(phrase.search(t.lower()) for t in texts)
 
 
