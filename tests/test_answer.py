@@ -1024,3 +1024,23 @@ def test_a_table_right_under_a_sentence_in_one_paragraph_is_read_as_a_table():
                          "Format | Size | Speed\nalpha | 3 | fast\nbeta | 4 | slow"))
     assert [u.kind for u in us] == ["sentence", "row", "row"], us
     assert us[1].text == "alpha: Size 3, Speed fast"
+
+
+def test_a_name_only_another_documents_passage_states_is_not_stated_by_the_named_document():
+    """"Which Plotter version switched to UTF-8?" names the Plotter manual. With a Plotter passage
+    cited, "UTF-8" stated only by another manual's passage is not stated: the answer would join two
+    documents' facts. With no passage of the named document cited, all the cited evidence counts
+    (a glossary two documents share states the same thing)."""
+    from citerag.answer.answerer import missing_focus
+    from citerag.build.knowledge import CorpusKnowledge, mine_mentions
+
+    titles = {"plotter": "Plotter", "typeset": "Typeset"}
+    know = CorpusKnowledge(titles, mentions=mine_mentions(titles, {}))
+    qa = analyse("Which Plotter version switched to UTF-8?", know)
+    assert qa.docs == ("plotter",)
+    own = Evidence("c1", Location("plotter::p9::c0", "plotter", 9, 9), "Version 2.2 switched the encoding to ISO-Latin-1.")
+    other = Evidence("c2", Location("typeset::p3::c0", "typeset", 3, 3), "Typeset version 3 switched its output to UTF-8.")
+    assert missing_focus(qa, [own, other]) == ["UTF-8"]
+    assert missing_focus(qa, [other]) == []
+    plain = analyse("Which version switched to UTF-8?", know)
+    assert missing_focus(plain, [own, other]) == []

@@ -60,6 +60,17 @@ def test_document_mentions_are_mined_from_doc_ids_and_titles():
     assert know.strip_scope("the key sizes in FIPS 203 table 2") == "the key sizes"
 
 
+def test_a_list_of_numbers_after_a_named_document_names_each_document():
+    """"FIPS 203, 204 and 205" names three documents, each by the series the first one writes;
+    a number that is no document of that series ("table 2", "203 and 2 bytes") names none."""
+    titles = {f"NIST.FIPS.{n}": f"Standard {n}" for n in (203, 204, 205)}
+    know = CorpusKnowledge(titles, mentions=mine_mentions(titles, {}))
+    assert [d for _, d in know.doc_mentions("When were FIPS 203, 204 and 205 published?")] == [
+        "NIST.FIPS.203", "NIST.FIPS.204", "NIST.FIPS.205"]
+    assert [d for _, d in know.doc_mentions("Do FIPS 204 or 205 sign?")] == ["NIST.FIPS.204", "NIST.FIPS.205"]
+    assert [d for _, d in know.doc_mentions("Does FIPS 203, 2 bytes long, say so?")] == ["NIST.FIPS.203"]
+
+
 def test_a_name_a_document_defines_names_that_document():
     """"Widget Transfer Format (WGT)" defines WGT: "… in WGT?" names that document by name, as a
     manual's name names the manual; "WGT-2" (a variant) does not."""

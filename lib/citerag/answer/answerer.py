@@ -213,10 +213,19 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
     """Focus terms of the question (numbers, quoted strings, numbered identifiers) that no cited
     evidence states, and the thing it asks for ("what license fee …") when the cited evidence
     never mentions it: an answer about something else that merely shares the topic."""
+    # a question naming a document asks what that document states: with a passage of it cited, a
+    # name or number only another document's passage states is not the answer
+    cited = _of_named_docs(qa, cited)
     raw = " ".join(e.headed_text for e in cited)
     text = raw.lower()
     missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions) if not term_stated(f, text)]
     return missing + unstated_heads(qa.text, raw, answer_text, actions)
+
+
+def _of_named_docs(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Evidence]:
+    """The evidence from the documents the question names, if any is; else all of it (a named
+    document the retrieval did not reach does not make the others' passages wrong)."""
+    return [e for e in evidence if e.doc_id in qa.docs] or evidence if qa.docs else evidence
 
 
 def term_stated(term: str, text: str) -> bool:
@@ -303,8 +312,8 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
         # the usual sign of a question the documents do not answer.
         stating = [e for e, us in ((e, units(e)) for e in evidence)
                    if all(any(phrase_stated(heads[m], u.text) for u in us) for m in missing)]
-    else:
-        stating = [e for e in evidence
+    else:  # (a passage of a named document, when the evidence holds one)
+        stating = [e for e in _of_named_docs(qa, evidence)
                    if not set(missing) & set(missing_focus(qa, [e], "", params.refuse_missing_action))]
     if not stating or len(stating) == len(evidence):
         return out

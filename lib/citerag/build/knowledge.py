@@ -39,6 +39,8 @@ _ACR = re.compile(r"^[A-Z][A-Za-z0-9-]{1,11}$")
 _PAREN = re.compile(r"\b((?:[A-Za-z][\w-]*\s+){0,6}[A-Za-z][\w-]*)\s+\(([A-Z][A-Za-z0-9-]{1,11})\)")
 _TITLE_NAME = re.compile(r"\(([A-Z][A-Za-z0-9-]+)\)\s*$")
 _SEP = r"[\s._-]*"
+# The next number of a list after a document's number: ", 204", " and 205", ", or 205"
+_ELIDED = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(\d+(?:-\d+)*)(?![\w-])")
 _TITLED = re.compile(r"\bthe\s+(?=((?:[\w-]+(?:['’]s)?[ \t]*){1,6}))", re.I)
 # What may follow a document's name in its scope phrase ("in the Foo manual", "of the Bar user's
 # guide"): a word for a document, or one that names a document only after its name ("the Foo reference")
@@ -216,7 +218,27 @@ class CorpusKnowledge:
             if not any(span[0] < b and a < span[1] for a, b in taken):
                 taken.append(span)
                 out.append((text[span[0]:span[1]], doc))
+        out += self._elided_mentions(text, out)
         return sorted(out, key=lambda x: text.find(x[0]))
+
+    def _elided_mentions(self, text: str, found: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The numbers a list writes after a named document's, its series left out: "FIPS 203,
+        204 and 205" names three documents. Each must be a document the corpus knows by that
+        series and number."""
+        out: list[tuple[str, str]] = []
+        for phrase, _doc in found:
+            series = re.fullmatch(r"(.*\D)\s*\d[\w.-]*", phrase)
+            if not series:
+                continue
+            pos = text.find(phrase) + len(phrase)
+            while m := _ELIDED.match(text, pos):
+                name = f"{series.group(1).strip()} {m.group(1)}"
+                doc = next((d for pat, d in self._mention_res if pat.fullmatch(name)), None)
+                if doc is None:
+                    break
+                out.append((m.group(1), doc))
+                pos = m.end()
+        return out
 
     @cached_property
     def _title_tokens(self) -> dict[str, frozenset[str]]:
