@@ -501,6 +501,33 @@ def test_a_constant_the_corpus_never_names_is_refused_though_prose_shares_its_wo
     answered(agents, "default", "What is the type value of the WOTS_PK address?", "WOTS_PK")
 
 
+def test_a_name_joined_by_a_slash_is_known_only_whole(agents):
+    """"PDF/X" is one name: the manual writing "PDF" does not make it known, and a question about
+    it is refused however well the rest matches; names the corpus writes ("KEM/DEM", "S/MIME") are
+    known. "and/or" is no name."""
+    from citerag.answer.answerer import absent_words
+    from citerag.text.tokenize import token_set
+
+    vocab = set(token_set("pdf alpha transparency work in files kem/dem s/mime paradigm and or x does"))
+    assert absent_words("Does alpha transparency work in PDF/X files?", vocab) == ["PDF/X"]
+    assert absent_words("What is the KEM/DEM paradigm?", vocab) == []
+    assert absent_words("Does S/MIME work in files and/or paradigm?", vocab) == []
+    r = ask(agents, "tech-manuals", "Can ReportLab write PDF/X-4 files with alpha transparency?")
+    assert r.answer.refused and r.answer.refusal_reason == "unknown_terms"
+
+
+@pytest.mark.parametrize("question", [
+    "Which paper by Melchor and Aragon does FIPS 203 cite?",
+    "Which Classic McEliece specification does FIPS 205 cite?",
+])
+def test_a_reference_another_document_lists_is_not_cited_by_the_named_one(agents, question):
+    """What a named document cites is in its own reference list: the fourth-round report's entry
+    for the same authors answered these before. The named document's own entries still answer."""
+    r = ask(agents, "default", question)
+    assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
+    answered(agents, "default", "Which paper by Fujisaki and Okamoto does FIPS 203 cite?", "Secure integration")
+
+
 def test_a_paper_cited_by_a_document_is_answered_by_its_reference_entry(agents):
     """"Which paper cited by X …" asks for a paper: "cited by" describes it (no asked event), and
     a reference-list entry ("[16] Name A (2018) Title …") answers it without the word "paper"."""

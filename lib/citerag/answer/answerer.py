@@ -134,8 +134,8 @@ def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[
     counts when the corpus never writes it whole, though it writes its parts ("gri-refactor"),
     and `texts` (the evidence) never write its parts as a phrase ("DER encoding" for
     "DER-encoded")."""
-    # a name joined by underscores ("FORS_LEAF") is one code identifier: its pieces being known
-    # ("fors", "leaf") does not make it known
+    # a name joined by underscores or a slash ("FORS_LEAF", "PDF/X") is one name: its pieces being
+    # known ("fors", "leaf") does not make it known
     words = [m.group(0) for m in _WORD.finditer(question)] + _IDENTIFIER.findall(question)
     absent = [w for w in words if len(w) >= 3 and w.lower() not in STOPWORDS and w.lower() not in QUESTION_FRAME
               and not (written_compound(w, vocab, texts) if _COMPOUND.search(w) else _in_corpus(w, vocab))]
@@ -146,8 +146,11 @@ def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[
 
 _COMPOUND = re.compile(r"\w[-_./]\w")
 # A code identifier joined by underscores, which `_WORD` reads as separate words; an option's
-# dashes ("-no_cmd_in_ps") are not part of it, a qualified name's member ("X.Sign_internal") is left out.
-_IDENTIFIER = re.compile(r"(?<![\w.])(?<!\w-)[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
+# dashes ("-no_cmd_in_ps") are not part of it, a qualified name's member ("X.Sign_internal") is left
+# out. A name joined by a slash ("PDF/X", "HTTP/3") is one name as well; it starts with a capital
+# ("and/or" is no name).
+_IDENTIFIER = re.compile(r"(?<![\w.])(?<!\w-)[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])"
+                         r"|(?<![\w./-])[A-Z][A-Za-z0-9]*(?:/[A-Za-z0-9]+)+(?![\w/-])")
 
 # Words that make a compound adjective of any word before them.
 _SUFFIX_WORDS = frozenset("based like style related specific compatible aware free only level wide oriented "
@@ -165,6 +168,8 @@ def written_compound(word: str, vocab: set[str], texts: list[str]) -> bool:
     if whole in vocab or any(b + e in vocab for b in bases(whole) for e in ENDINGS):
         return True
     parts = [x for x in re.split(r"[-_./]", word.lower()) if x]
+    if ("_" in word or "/" in word) and "".join(parts) in vocab:
+        return True  # the PDF's text dropped the joiner ("PDFA" for PDF/A)
     if len(parts) > 1 and parts[-1] in _SUFFIX_WORDS and all(_in_corpus(x, vocab) for x in parts[:-1]):
         return True  # "X-based", "X-like": English builds these from any X the corpus writes
     last = min(bases(parts[-1]) | {parts[-1]}, key=len)
@@ -455,6 +460,10 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         # an ordinal the retrieved evidence never gives the thing it numbers otherwise ("fifth
         # workshop" where all of it speaks of the fourth and third)
         missing += unstated_ordinals(qa.text, [e.headed_text for e in evidence])
+        # what a named document cites is in its own reference list: another document's entry for
+        # the same authors is not cited by it
+        if qa.asks_cited and qa.docs and not any(e.doc_id in qa.docs for e in cited):
+            missing += [f"a reference of {', '.join(qa.doc_mentions)}"]
         if missing:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision,
