@@ -134,8 +134,8 @@ def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[
     counts when the corpus never writes it whole, though it writes its parts ("gri-refactor"),
     and `texts` (the evidence) never write its parts as a phrase ("DER encoding" for
     "DER-encoded")."""
-    # a name joined by underscores or a slash ("FORS_LEAF", "PDF/X") is one name: its pieces being
-    # known ("fors", "leaf") does not make it known
+    # a name joined by underscores or a slash ("GX_LEAF", "PDF/X") is one name: its pieces being
+    # known ("gx", "leaf") does not make it known
     words = [m.group(0) for m in _WORD.finditer(question)] + _IDENTIFIER.findall(question)
     absent = [w for w in words if len(w) >= 3 and w.lower() not in STOPWORDS and w.lower() not in QUESTION_FRAME
               and not (written_compound(w, vocab, texts) if _COMPOUND.search(w) else _in_corpus(w, vocab))]
@@ -174,8 +174,8 @@ def written_compound(word: str, vocab: set[str], texts: list[str]) -> bool:
         return True  # "X-based", "X-like": English builds these from any X the corpus writes
     last = min(bases(parts[-1]) | {parts[-1]}, key=len)
     # a constant's parts are joined by its underscore (spaced out or dropped by the PDF's text:
-    # "FORS _TREE", "FORSTREE"), not by a space: "XMSS tree" in prose does not write XMSS_TREE.
-    # A subscript written with an underscore ("H_msg", "T_l") the PDF writes apart ("H msg").
+    # "GX _TREE", "GXTREE"), not by a space: "a GX tree" in prose does not write GX_TREE.
+    # A subscript written with an underscore ("T_k", "F_in") the PDF writes apart ("F in").
     joiner = r"(?:\s?_\s?)?" if "_" in word and word.isupper() else r"[\W_]{0,3}"
     phrase = re.compile(r"(?<!\w)" + joiner.join(map(re.escape, [*parts[:-1], last])))
     return any(phrase.search(t.lower()) for t in texts)
@@ -230,7 +230,9 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
 def _of_named_docs(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Evidence]:
     """The evidence from the documents the question names, if any is; else all of it (a named
     document the retrieval did not reach does not make the others' passages wrong)."""
-    return [e for e in evidence if e.doc_id in qa.docs] or evidence if qa.docs else evidence
+    if not qa.docs:
+        return evidence
+    return [e for e in evidence if e.doc_id in qa.docs] or evidence
 
 
 def term_stated(term: str, text: str) -> bool:

@@ -39,7 +39,7 @@ _ACR = re.compile(r"^[A-Z][A-Za-z0-9-]{1,11}$")
 _PAREN = re.compile(r"\b((?:[A-Za-z][\w-]*\s+){0,6}[A-Za-z][\w-]*)\s+\(([A-Z][A-Za-z0-9-]{1,11})\)")
 _TITLE_NAME = re.compile(r"\(([A-Z][A-Za-z0-9-]+)\)\s*$")
 _SEP = r"[\s._-]*"
-# The next number of a list after a document's number: ", 204", " and 205", ", or 205"
+# The next number of a list after a document's number: ", 102", " and 103", ", or 103"
 _ELIDED = re.compile(r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(\d+(?:-\d+)*)(?![\w-])")
 _TITLED = re.compile(r"\bthe\s+(?=((?:[\w-]+(?:['’]s)?[ \t]*){1,6}))", re.I)
 # What may follow a document's name in its scope phrase ("in the Foo manual", "of the Bar user's
@@ -222,8 +222,8 @@ class CorpusKnowledge:
         return sorted(out, key=lambda x: text.find(x[0]))
 
     def _elided_mentions(self, text: str, found: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        """The numbers a list writes after a named document's, its series left out: "FIPS 203,
-        204 and 205" names three documents. Each must be a document the corpus knows by that
+        """The numbers a list writes after a named document's, its series left out: "TR 101,
+        102 and 103" names three documents. Each must be a document the corpus knows by that
         series and number."""
         out: list[tuple[str, str]] = []
         for phrase, _doc in found:
