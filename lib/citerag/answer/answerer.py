@@ -136,7 +136,7 @@ def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[
     "DER-encoded")."""
     # a name joined by underscores or a slash ("GX_LEAF", "PDF/X") is one name: its pieces being
     # known ("gx", "leaf") does not make it known
-    words = [m.group(0) for m in _WORD.finditer(question)] + _IDENTIFIER.findall(question)
+    words = [m.group(0) for m in _WORD.finditer(question)] + _JOINED_NAME.findall(question)
     absent = [w for w in words if len(w) >= 3 and w.lower() not in STOPWORDS and w.lower() not in QUESTION_FRAME
               and not (written_compound(w, vocab, texts) if _COMPOUND.search(w) else _in_corpus(w, vocab))]
     # a function word ("Besides testing, …", "… happen to it afterwards?") names nothing asked about;
@@ -145,12 +145,12 @@ def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[
 
 
 _COMPOUND = re.compile(r"\w[-_./]\w")
-# A code identifier joined by underscores, which `_WORD` reads as separate words; an option's
+# A name joined by underscores (a code identifier), which `_WORD` reads as separate words; an option's
 # dashes ("-no_cmd_in_ps") are not part of it, a qualified name's member ("X.Sign_internal") is left
 # out. A name joined by a slash ("PDF/X", "HTTP/3") is one name as well; it starts with a capital
 # ("and/or" is no name).
-_IDENTIFIER = re.compile(r"(?<![\w.])(?<!\w-)[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])"
-                         r"|(?<![\w./-])[A-Z][A-Za-z0-9]*(?:/[A-Za-z0-9]+)+(?![\w/-])")
+_JOINED_NAME = re.compile(r"(?<![\w.])(?<!\w-)[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])"
+                          r"|(?<![\w./-])[A-Z][A-Za-z0-9]*(?:/[A-Za-z0-9]+)+(?![\w/-])")
 
 # Words that make a compound adjective of any word before them.
 _SUFFIX_WORDS = frozenset("based like style related specific compatible aware free only level wide oriented "
@@ -219,12 +219,15 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
     evidence states, and the thing it asks for ("what license fee …") when the cited evidence
     never mentions it: an answer about something else that merely shares the topic."""
     # a question naming a document asks what that document states: with a passage of it cited, a
-    # name or number only another document's passage states is not the answer
+    # name or number only another document's passage states is not the answer; and what it cites
+    # is in its own reference list, not in another document's entry for the same authors
     cited = _of_named_docs(qa, cited)
+    unsourced = ([f"a reference of {', '.join(qa.doc_mentions)}"]
+                 if qa.asks_cited and qa.docs and not any(e.doc_id in qa.docs for e in cited) else [])
     raw = " ".join(e.headed_text for e in cited)
     text = raw.lower()
     missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions) if not term_stated(f, text)]
-    return missing + unstated_heads(qa.text, raw, answer_text, actions)
+    return missing + unstated_heads(qa.text, raw, answer_text, actions) + unsourced
 
 
 def _of_named_docs(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Evidence]:
@@ -462,10 +465,6 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         # an ordinal the retrieved evidence never gives the thing it numbers otherwise ("fifth
         # workshop" where all of it speaks of the fourth and third)
         missing += unstated_ordinals(qa.text, [e.headed_text for e in evidence])
-        # what a named document cites is in its own reference list: another document's entry for
-        # the same authors is not cited by it
-        if qa.asks_cited and qa.docs and not any(e.doc_id in qa.docs for e in cited):
-            missing += [f"a reference of {', '.join(qa.doc_mentions)}"]
         if missing:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision,
