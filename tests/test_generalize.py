@@ -1402,3 +1402,23 @@ def test_a_step_of_the_named_algorithm_answers_a_detail_of_it(agents):
     assert not r.answer.refused
     first = r.answer.answer.split("\n")[0]
     assert first.startswith("4: v ←") and "H (" in first
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, rewritten", [
+    ("default", "Which problem is ML-DSA based on?", "and which scheme is it derived from?",
+     "which scheme is ML-DSA derived from?"),
+    ("tech-manuals", "Which license is ReportLab released under?", "and who maintains it?", "who maintains ReportLab?"),
+    ("tech-manuals", "What is Gri used for?", "and which language is it written in?",
+     "which language is Gri written in?"),
+])
+def test_a_pronoun_after_a_question_naming_only_a_document_means_that_document(agents, corpus, first, follow_up,
+                                                                              rewritten):
+    """A name a document is known by ("ML-DSA" for the standard specifying it) is its scope, not an
+    entity, so a question naming nothing else left "it" pointing at nothing and the follow-up was
+    searched as "which scheme is it derived from?". With nothing else named, "it" is the document."""
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
+    assert decider.rewrite(follow_up, [prev]).query == rewritten

@@ -361,6 +361,10 @@ class Decider:
         if member and member.group(1).lower() not in STOPWORDS:
             return Focus(member.group(1), f"{member.group(1)} {member.group(2)}", doc_scope)
         phrase = self._last_phrase(q)
+        if phrase is None and doc_scope:
+            # nothing else named: the question was about the named document or what it specifies
+            # ("Which problem is X-DSA based on?" then "which scheme is it derived from?")
+            return Focus(doc_scope, doc_scope, doc_scope)
         return Focus(phrase, phrase, doc_scope)
 
     def _window(self, text: str, ident: str) -> str:
