@@ -1422,3 +1422,39 @@ def test_a_pronoun_after_a_question_naming_only_a_document_means_that_document(a
     decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
     prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
     assert decider.rewrite(follow_up, [prev]).query == rewritten
+
+
+def test_the_object_a_setting_question_asks_about_is_read_from_the_question():
+    from citerag.answer.asked import setting_object
+
+    assert set(setting_object("Which option of Tool's open command sets an HTTP proxy for wget?")) == {"http", "proxy"}
+    assert set(setting_object("Which chart property draws 3D bars?")) >= {"bar", "3d"}
+    # the object stops at a relative or an -ing form: "the text telling students …" is about the text
+    assert setting_object("Which global option holds the text telling students to write on the sheet?") == ("text",)
+    # "parameter sets" before an auxiliary is a noun, and a two-part question is left to the composer
+    assert setting_object("Which parameter sets does Section 11.2.1 of the standard cover?") == ()
+    assert setting_object("Which option sets the margin, and what is its default?") == ()
+    assert setting_object("What does the margin option set?") == ()
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    # a setting asked for by what it does, and the answer names one that does it
+    ("default", "Which SLH-DSA parameter sets the height of the hypertree?", "height of the hypertree"),
+    ("tech-manuals", "Which ReportLab paragraph style attribute sets the space before a paragraph?", "spaceBefore"),
+    ("tech-manuals", "Which Gri option sets the arrow size?", "arrow size"),
+])
+def test_a_setting_question_whose_answer_says_what_it_does_is_answered(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("corpus, question", [
+    ("default", "Which FIPS 204 parameter sets the transmission buffer size?"),
+    ("default", "Which ML-DSA parameter sets the hint compression ratio?"),
+    ("tech-manuals", "Which ReportLab chart property draws rounded bar corners?"),
+])
+def test_a_setting_question_answered_with_settings_for_something_else_is_refused(agents, corpus, question):
+    """The old answer listed a chart's or a standard's parameters, none of them for what was asked
+    (every word of the question is in the corpus, so nothing else caught it)."""
+    r = ask(agents, corpus, question).answer
+    assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]
+    assert any("names no setting" in n for n in r.notes), r.notes

@@ -21,6 +21,7 @@ from citerag.answer.asked import (
     focus_terms,
     head_stated,
     phrase_stated,
+    setting_object,
     split_parts,
     unshown_quantities,
     unstated_ordinals,
@@ -32,7 +33,7 @@ from citerag.answer.extractive import Draft, compose
 from citerag.answer.units import units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
-from citerag.text.inflect import ENDINGS, IRREGULAR, bases, hyphenations, spellings
+from citerag.text.inflect import ENDINGS, IRREGULAR, bases, hyphenations, spellings, split_camel
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, function_words, token_set, tokenize
@@ -453,6 +454,17 @@ def ends_on(question: str, absent: list[str]) -> list[str]:
     return [] if asked_for else [words[-1].group(0)]
 
 
+def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
+    """The rarest word (by corpus idf) of what a "which option/property … sets <object>?" question
+    asks the setting to do, when the answer never says it: an answer listing a command's options,
+    none of them for that object, names no setting for it ("" when said, or not such a question)."""
+    obj = setting_object(question)
+    if not obj:
+        return ""
+    rare = max(obj, key=lambda w: (score.weights.get(w, 0.0), w))
+    return "" if rare in token_set(split_camel(answer_text)) else rare
+
+
 def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict,
           score: Scorer, vocab: set[str]) -> Answer:
     """A verified answer passes the focus check, the absent-word bar and the calibrated decision,
@@ -469,6 +481,11 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision,
                           unstated=missing)
+        unsaid = unsaid_setting(qa.text, ans.answer, score)
+        if unsaid:
+            return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
+                          [*ans.notes, f"the answer names no setting that does what is asked: it never says "
+                                       f"{unsaid}"], decision, unstated=[unsaid])
     absent = absent_words(qa.text, vocab, [e.text for e in evidence]) if params.absent_word_min_score else []
     best = decision["features"]["best"]
     if absent and best < params.absent_word_min_score:

@@ -431,6 +431,34 @@ def past_form(low: str) -> bool:
     return low in IRREGULAR or (low.endswith("ed") and len(low) >= 5 and "-" not in low and low not in STOPWORDS)
 
 
+# "Which option of X sets the Y?", "Which chart property draws Z?": a setting asked for by what it
+# does. The kinds are the nouns naming a setting; the verb is the first word in -s after the kind
+# and its "of X" (up to three words); the object runs to a preposition, a relative or an -ing form.
+_SETTING_ASKED = re.compile(
+    r"^(?:which|what)\s+(?:[\w'\\.-]+\s+){0,3}?"
+    r"(?:option|property|attribute|flag|parameter|argument|setting|keyword)s?\b"
+    r"(?:\s+(?:of|in|for)(?:\s+\S+){1,3}?)?\s+([a-z]+s)\s+(.+?)\s*\??$", re.I)
+_OBJECT_END = re.compile(r"\s(?:for|in|on|with|when|if|to|that|which|who|so|into)\s|\s\w+ing\b", re.I)
+
+
+def setting_object(question: str) -> tuple[str, ...]:
+    """The content words of what a one-part "which option/property … <verb>s <object>?" question
+    asks the setting to do ("sets *the number of attempts* a student gets" → number, attempts,
+    student, gets): the answer names the setting only where it says that. Empty for any other
+    question, and for "parameter sets does …" (the -s word before an auxiliary is a noun)."""
+    if len(split_parts(question)) > 1:
+        return ()
+    m = _SETTING_ASKED.match(question.strip())
+    if not m or m.group(1).lower() in STOPWORDS or m.group(1).lower() in AUXILIARIES:
+        return ()
+    obj = m.group(2)
+    if obj.split()[0].lower() in AUXILIARIES:
+        return ()
+    cut = _OBJECT_END.search(f" {obj} ")
+    obj = f" {obj} "[: cut.start()] if cut else obj
+    return tuple(w for w in token_set(obj) if w not in STOPWORDS and not w.isdigit())
+
+
 def asked_actions(question: str) -> tuple[str, ...]:
     """The verbs naming the event a question asks about (see the module doc): the verb of a
     "who …" subject question; a past participle after "be/been/being", or ending a "was/were X …"
