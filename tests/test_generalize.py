@@ -1458,3 +1458,26 @@ def test_a_setting_question_answered_with_settings_for_something_else_is_refused
     r = ask(agents, corpus, question).answer
     assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]
     assert any("names no setting" in n for n in r.notes), r.notes
+
+
+def test_an_email_or_web_address_is_a_typed_thing_and_a_bare_address_is_not():
+    from citerag.answer.asked import asked_heads, typing_words
+
+    (email,) = asked_heads("To which e-mail address should comments be sent?")
+    assert email.type == "email" and typing_words(email) == {"e-mail"}
+    assert asked_heads("Which website hosts the benchmarks?")[0].type == "address"
+    # an address of a data structure is no e-mail: the text must name it
+    (plain,) = asked_heads("Which address does the verifier set after initialising it?")
+    assert plain.type == "" and typing_words(plain) == set()
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    # the text writes "… addressed to: x@y.gov" or "Name (x@y.lt)", never the words "email address"
+    ("default", "What is the email address for patent statements about NIST IR 8547?", "pqc-transition@nist.gov"),
+    ("tech-manuals", "What is the email address of Marius Gedminas, who contributed TrueType support to ReportLab?",
+     "mgedmin@delfi.lt"),
+])
+def test_an_email_address_question_is_answered_by_the_address_itself(agents, corpus, question, needs):
+    """Before, "address" was an untyped asked thing the cited evidence had to write, and "email" a
+    kind no passage wrote, so both were refused focus_not_stated."""
+    answered(agents, corpus, question, needs)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from citerag.answer.abstain import AbstainModel, features
 from citerag.answer.asked import (
+    CUES,
     action_stated,
     asked,
     asked_actions,
@@ -23,6 +24,7 @@ from citerag.answer.asked import (
     phrase_stated,
     setting_object,
     split_parts,
+    typing_words,
     unshown_quantities,
     unstated_ordinals,
 )
@@ -406,10 +408,13 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
         return []
     written: set[str] = set().union(*(token_set(t) for t in evidence_texts)) if evidence_texts else set()
     names = {t for n in named for t in token_set(n)}
+    # a word typing the asked thing ("email" of "email address") is written by showing one
+    shown = {w for h in asked_heads(question) if typing_words(h)
+             and any(CUES[h.type].search(t) for t in evidence_texts) for w in typing_words(h)}
     out = []
     for m in _WORD.finditer(question):
         w = m.group(0)
-        if not (w.isalpha() and w.islower() and len(w) >= 3) or w in STOPWORDS or w in QUESTION_FRAME:
+        if not (w.isalpha() and w.islower() and len(w) >= 3) or w in STOPWORDS or w in QUESTION_FRAME or w in shown:
             continue
         if (w in _DESCRIBING or w in IRREGULAR or w in names or re.search(r"(?<![su])s$|ly$", w)
                 or _in_corpus(w, written) or _comparative(w, vocab) or w in function_words()):

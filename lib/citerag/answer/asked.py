@@ -70,6 +70,9 @@ TYPES: dict[str, re.Pattern[str]] = {
     "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
     # "which section/table …" asks where a document says something: a numbered title answers it
     "locator": LOCATOR_QUESTION,
+    # "to which e-mail address …": the address itself answers it. Not "which website …": a reference
+    # entry names the site in the sentence after the one the question's words match
+    "email": re.compile(r"\be-?mail address(?:es)?\b", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
@@ -132,6 +135,12 @@ CUES: dict[str, re.Pattern[str]] = {
                           r"\b(?:Section|Chapter|Appendix|Annex|Table|Figure)\s+(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*\b"),
     # a document named by its series and number: "RFC 8446", "(TR) 101-2", "ISO 9001"
     "document": re.compile(r"\b[A-Z]{2,6}\)?\s?\d{2,5}(?:-\d+[A-Za-z]?)*\b"),
+    # an e-mail address, a web address or an IP address
+    "email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    # a web or IP address (a PDF's text may space out "https: //"; a bare domain ends on a common
+    # top-level name)
+    "address": re.compile(r"\bhttps?:\s?//\S+|\bwww\.\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|"
+                          r"\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|gov|edu|int|io)\b"),
     "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
                             r"make|create|add|set|enter|open)\b", re.I),
 }
@@ -198,7 +207,12 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 # "which paper/article/journal …" by an entry of a reference list ("[25] Name A (2016) …")
                 **dict.fromkeys("paper papers article articles journal journals".split(), "citation"),
                 # "which section/table …" by a numbered title or a named part ("10.2 Key Generation")
-                **dict.fromkeys(LOCATOR_HEADS, "locator")}
+                **dict.fromkeys(LOCATOR_HEADS, "locator"),
+                # "which URL / website …" by the address itself ("Available at https://…")
+                **dict.fromkeys("url urls website websites".split(), "address")}
+# An "address" is typed only as an e-mail, web or IP address ("to which e-mail address …" is answered
+# by "… addressed to: x@y.org"); a bare "address" may be a data structure ("which address does X set").
+_ADDRESS_KINDS = {"email": "email", "e-mail": "email", "mail": "email", "web": "address", "ip": "address"}
 
 
 @dataclass(frozen=True)
@@ -388,8 +402,17 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             continue
         if stem(head.lower()) not in _EMPTY_HEADS:  # "unit" as well as "units"
             mods = tuple(w for w in words[:words.index(head)] if w.lower() not in _COUNT_WORDS)
-            out.append(Head(head, _TYPED_HEADS.get(head.lower(), ""), mods, alternatives))
+            typed = _TYPED_HEADS.get(head.lower(), "")
+            if stem(head.lower()) == "address":
+                typed = next((_ADDRESS_KINDS[m.lower()] for m in mods if m.lower() in _ADDRESS_KINDS), "")
+            out.append(Head(head, typed, mods, alternatives))
     return tuple(out)
+
+
+def typing_words(head: Head) -> set[str]:
+    """The modifiers that gave the head its type ("email" of "email address"): shown by the cue,
+    they need not be written."""
+    return {m.lower() for m in head.modifiers if m.lower() in _ADDRESS_KINDS} if head.type else set()
 
 
 def ends_in_s(word: str) -> bool:
