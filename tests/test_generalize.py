@@ -1435,6 +1435,9 @@ def test_the_object_a_setting_question_asks_about_is_read_from_the_question():
     assert setting_object("Which parameter sets does Section 11.2.1 of the standard cover?") == ()
     assert setting_object("Which option sets the margin, and what is its default?") == ()
     assert setting_object("What does the margin option set?") == ()
+    # a command is asked for by what it does too, and a relative "whose …" ends the object
+    assert set(setting_object("Which command prints the answer sheets on A3 paper?")) == {"answer", "sheet"}
+    assert setting_object("Which command marks a question whose answer is not graded?") == ("question",)
 
 
 @pytest.mark.parametrize("corpus, question, needs", [
@@ -1451,6 +1454,8 @@ def test_a_setting_question_whose_answer_says_what_it_does_is_answered(agents, c
     ("default", "Which FIPS 204 parameter sets the transmission buffer size?"),
     ("default", "Which ML-DSA parameter sets the hint compression ratio?"),
     ("tech-manuals", "Which ReportLab chart property draws rounded bar corners?"),
+    # the old answer was the command seeding the shuffle of the questions
+    ("tech-manuals", "Which AMC command sets the random seed of the QR codes?"),
 ])
 def test_a_setting_question_answered_with_settings_for_something_else_is_refused(agents, corpus, question):
     """The old answer listed a chart's or a standard's parameters, none of them for what was asked

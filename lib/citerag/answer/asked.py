@@ -454,14 +454,16 @@ def past_form(low: str) -> bool:
     return low in IRREGULAR or (low.endswith("ed") and len(low) >= 5 and "-" not in low and low not in STOPWORDS)
 
 
-# "Which option of X sets the Y?", "Which chart property draws Z?": a setting asked for by what it
-# does. The kinds are the nouns naming a setting; the verb is the first word in -s after the kind
-# and its "of X" (up to three words); the object runs to a preposition, a relative or an -ing form.
+# "Which option of X sets the Y?", "Which chart property draws Z?", "Which command prints …?": a
+# setting or a command asked for by what it does. The kinds are the nouns naming one (not "method" or
+# "function": unmeasured, and a standard's functions are asked for by what they compute); the verb
+# is the first word in -s after the kind and its "of X" (up to three words); the object runs to a
+# preposition, a relative or an -ing form.
 _SETTING_ASKED = re.compile(
     r"^(?:which|what)\s+(?:[\w'\\.-]+\s+){0,3}?"
-    r"(?:option|property|attribute|flag|parameter|argument|setting|keyword)s?\b"
+    r"(?:option|property|attribute|flag|parameter|argument|setting|keyword|command)s?\b"
     r"(?:\s+(?:of|in|for)(?:\s+\S+){1,3}?)?\s+([a-z]+s)\s+(.+?)\s*\??$", re.I)
-_OBJECT_END = re.compile(r"\s(?:for|in|on|with|when|if|to|that|which|who|so|into)\s|\s\w+ing\b", re.I)
+_OBJECT_END = re.compile(r"\s(?:for|in|on|with|when|if|to|that|which|who|whose|whom|where|so|into)\s|\s\w+ing\b", re.I)
 
 
 def setting_object(question: str) -> tuple[str, ...]:
