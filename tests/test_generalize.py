@@ -1447,6 +1447,8 @@ def test_the_object_a_setting_question_asks_about_is_read_from_the_question():
     ("tech-manuals", "Which Gri option sets the arrow size?", "arrow size"),
 ])
 def test_a_setting_question_whose_answer_says_what_it_does_is_answered(agents, corpus, question, needs):
+    """The check reads the object's rarest word in the answer, not the question's kind word: the
+    answers here name no "parameter" or "attribute" and still say what the setting does."""
     answered(agents, corpus, question, needs)
 
 
