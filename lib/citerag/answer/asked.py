@@ -135,7 +135,7 @@ CUES: dict[str, re.Pattern[str]] = {
                           r"\b(?:Section|Chapter|Appendix|Annex|Table|Figure)\s+(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*\b"),
     # a document named by its series and number: "RFC 8446", "(TR) 101-2", "ISO 9001"
     "document": re.compile(r"\b[A-Z]{2,6}\)?\s?\d{2,5}(?:-\d+[A-Za-z]?)*\b"),
-    # an e-mail address, a web address or an IP address
+    # an e-mail address
     "email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
     # a web or IP address (a PDF's text may space out "https: //"; a bare domain ends on a common
     # top-level name)
@@ -455,8 +455,9 @@ def past_form(low: str) -> bool:
 
 
 # "Which option of X sets the Y?", "Which chart property draws Z?", "Which command prints …?": a
-# setting or a command asked for by what it does. The kinds are the nouns naming one (not "method" or
-# "function": unmeasured, and a standard's functions are asked for by what they compute); the verb
+# setting or a command asked for by what it does. The kinds are the nouns naming one (not "method",
+# which changed nothing on the seen pools, nor "function": a standard's functions are asked for by
+# what they compute, and a lost correct answer there costs more than a list answer); the verb
 # is the first word in -s after the kind and its "of X" (up to three words); the object runs to a
 # preposition, a relative or an -ing form.
 _SETTING_ASKED = re.compile(
@@ -481,7 +482,7 @@ def setting_object(question: str) -> tuple[str, ...]:
         return ()
     cut = _OBJECT_END.search(f" {obj} ")
     obj = f" {obj} "[: cut.start()] if cut else obj
-    return tuple(w for w in token_set(obj) if w not in STOPWORDS and not w.isdigit())
+    return tuple(sorted(w for w in token_set(obj) if w not in STOPWORDS and not w.isdigit()))
 
 
 def asked_actions(question: str) -> tuple[str, ...]:
