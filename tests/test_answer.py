@@ -1044,3 +1044,24 @@ def test_a_name_only_another_documents_passage_states_is_not_stated_by_the_named
     assert missing_focus(qa, [other]) == []
     plain = analyse("Which version switched to UTF-8?", know)
     assert missing_focus(plain, [own, other]) == []
+
+
+def test_a_signature_on_its_own_line_is_the_subject_of_the_description_under_it():
+    """An API reference writes 'Sheet.drawEdge(pen)' alone, then 'draws the sheet's edge …': the
+    signature was dropped as no statement, so 'which method draws the edge?' got the description
+    without the method. It is a code unit now, read with the description; a signature followed by
+    a capitalised sentence of its own, or a sentence that is no signature, is not."""
+    from citerag.answer.units import continues, units
+
+    ev = _ev("c1", "Sheet methods\n\nSheet.fill(items, canvas)\n\nconsumes items from the front of the list until the "
+                   "sheet is full.\n\nSheet.drawEdge(pen)\n\ndraws the sheet's edge as a rectangle (for debugging)."
+                   "\n\nSheet.split(item)\n\nAsks the item to split itself over the remaining space.")
+    us = units(ev)
+    by_text = {u.text: u for u in us}
+    assert by_text["Sheet.drawEdge(pen)"].kind == "code"
+    assert continues(by_text["Sheet.drawEdge(pen)"], by_text["draws the sheet's edge as a rectangle (for debugging)."])
+    assert "Sheet.split(item)" not in by_text
+    q = analyse("Which Sheet method draws the edge of the sheet for debugging?")
+    idf = {"sheet": 1.0, "method": 1.0, "draw": 3.0, "edge": 4.0, "debugging": 3.0, "drawedge": 5.0}
+    ans = answer_from_evidence(q, [ev], AnswerParams(), idf, set(idf) | {"pen", "rectangle", "fill", "split"})
+    assert not ans.refused and "Sheet.drawEdge(pen)" in ans.answer, (ans.notes, ans.answer)

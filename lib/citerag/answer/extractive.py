@@ -324,7 +324,9 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
 
     def take(p: Passage, heads: tuple[Head, ...]) -> None:
         nonlocal spent
-        spent += len(p.units) - len(p.items[1:]) - sum(u.kind == "code" for u in p.units[1:])
+        # code is free: the code a sentence announces, and a signature that opens the description
+        # of what it does (the description counts for the passage)
+        spent += max(1, len(p.units) - len(p.items[1:]) - sum(u.kind == "code" for u in p.units))
         p = with_antecedent(with_context(p, all_units, position, params.context_sentences), all_units, position)
         p = with_items_across_chunks(p, all_units, position, whole)
         chosen.append(with_section(p, heads, text_of))

@@ -90,7 +90,8 @@ def units(ev: Evidence) -> list[Unit]:
         out.append(Unit(text, ev.key, kind, len(out), group, block, heading, item, titled and prose))
         titled = titled and kind == "sentence" and not prose
 
-    for block, para in enumerate(re.split(r"\n\s*\n", ev.text)):
+    paras = re.split(r"\n\s*\n", ev.text)
+    for block, para in enumerate(paras):
         # Contents-list lines ("Algorithm 19 | WG-KX.KeyGen() . . . 35") state nothing.
         lines = _join_wrapped_cells([ln.strip() for ln in para.split("\n")
                                      if ln.strip() and not _DOT_LEADER.search(ln)])
@@ -103,6 +104,9 @@ def units(ev: Evidence) -> list[Unit]:
         if glossary and len(lines) == 1 and _TERM_LINE.match(lines[0]):
             term = lines[0]
             heading = " > ".join([*own_titles[:-1], term])
+            continue
+        if _described_signature(lines, paras[block + 1] if block + 1 < len(paras) else ""):
+            add(lines[0], "code")  # "Frame.drawBoundary(canvas)" over "draws the frame boundary …"
             continue
         if _announced_code(lines, out, block):
             add(" ".join(lines), "code")  # "… write code like this:" then the code, as one unit
@@ -190,6 +194,19 @@ def units(ev: Evidence) -> list[Unit]:
                     for acronym, expansion in spelled_acronyms(s):
                         add(f"{acronym}: {expansion}", "definition")
     return out
+
+
+# A call signature on a line of its own: "Frame.drawBoundary(canvas)", "canvas.setFont(name, size)".
+_SIGNATURE = re.compile(r"^[A-Za-z_][\w.]*\([^()]*\)$")
+
+
+def _described_signature(lines: list[str], nxt: str) -> bool:
+    """A signature alone in its paragraph, with the next paragraph saying what it does in a
+    sentence that leans on it ("draws the frame boundary as a rectangle"): an API reference's
+    entry. The signature is the entry's subject, so it is kept as a code unit the description
+    continues; before, it was dropped as no statement and "which method draws the boundary?" got
+    the description without the method's name."""
+    return len(lines) == 1 and bool(_SIGNATURE.match(lines[0])) and nxt.strip()[:1].islower()
 
 
 def _titles_table(line: str, nxt: str) -> bool:
