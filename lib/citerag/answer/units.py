@@ -106,7 +106,7 @@ def units(ev: Evidence) -> list[Unit]:
             heading = " > ".join([*own_titles[:-1], term])
             continue
         if _described_signature(lines, paras[block + 1] if block + 1 < len(paras) else ""):
-            add(lines[0], "code")  # "Frame.drawBoundary(canvas)" over "draws the frame boundary …"
+            add(lines[0], "code")  # "Sheet.drawEdge(pen)" over "draws the sheet's edge …"
             continue
         if _announced_code(lines, out, block):
             add(" ".join(lines), "code")  # "… write code like this:" then the code, as one unit
@@ -196,13 +196,13 @@ def units(ev: Evidence) -> list[Unit]:
     return out
 
 
-# A call signature on a line of its own: "Frame.drawBoundary(canvas)", "canvas.setFont(name, size)".
+# A call signature on a line of its own: "Sheet.drawEdge(pen)", "page.setInk(name, size)".
 _SIGNATURE = re.compile(r"^[A-Za-z_][\w.]*\([^()]*\)$")
 
 
 def _described_signature(lines: list[str], nxt: str) -> bool:
     """A signature alone in its paragraph, with the next paragraph saying what it does in a
-    sentence that leans on it ("draws the frame boundary as a rectangle"): an API reference's
+    sentence that leans on it ("draws the sheet's edge as a rectangle"): an API reference's
     entry. The signature is the entry's subject, so it is kept as a code unit the description
     continues; before, it was dropped as no statement and "which method draws the boundary?" got
     the description without the method's name."""
