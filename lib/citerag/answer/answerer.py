@@ -408,13 +408,10 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
         return []
     written: set[str] = set().union(*(token_set(t) for t in evidence_texts)) if evidence_texts else set()
     names = {t for n in named for t in token_set(n)}
-    # a word typing the asked thing ("email" of "email address") is written by showing one
-    shown = {w for h in asked_heads(question) if typing_words(h)
-             and any(CUES[h.type].search(t) for t in evidence_texts) for w in typing_words(h)}
     out = []
     for m in _WORD.finditer(question):
         w = m.group(0)
-        if not (w.isalpha() and w.islower() and len(w) >= 3) or w in STOPWORDS or w in QUESTION_FRAME or w in shown:
+        if not (w.isalpha() and w.islower() and len(w) >= 3) or w in STOPWORDS or w in QUESTION_FRAME:
             continue
         if (w in _DESCRIBING or w in IRREGULAR or w in names or re.search(r"(?<![su])s$|ly$", w)
                 or _in_corpus(w, written) or _comparative(w, vocab) or w in function_words()):
@@ -432,7 +429,22 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
         nxt = re.match(r"\s+([A-Za-z][\w-]*)", question[m.end():])
         if nxt and nxt.group(1).lower() not in function_words() and modifying(question, [w]):
             out.append(w)
-    return out
+    # a word typing the asked thing ("email" of "email address") is written by showing one (read
+    # only when some word is left: most questions never get here with one)
+    if not out:
+        return out
+    shown = _typing_shown(question, evidence_texts)
+    return [w for w in out if w not in shown]
+
+
+def _typing_shown(question: str, evidence_texts: list[str]) -> set[str]:
+    """The typing words of the question's asked things whose cue the evidence shows."""
+    shown: set[str] = set()
+    for h in asked_heads(question):
+        typing = typing_words(h)
+        if typing and any(CUES[h.type].search(t) for t in evidence_texts):
+            shown |= typing
+    return shown
 
 
 def _comparative(word: str, vocab: set[str]) -> bool:

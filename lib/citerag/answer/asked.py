@@ -472,10 +472,10 @@ def setting_object(question: str) -> tuple[str, ...]:
     asks the setting to do ("sets *the number of attempts* a student gets" → number, attempts,
     student, gets): the answer names the setting only where it says that. Empty for any other
     question, and for "parameter sets does …" (the -s word before an auxiliary is a noun)."""
-    if len(split_parts(question)) > 1:
-        return ()
-    m = _SETTING_ASKED.match(question.strip())
+    m = _SETTING_ASKED.match(question.strip())  # first: most questions stop here, before the split
     if not m or m.group(1).lower() in STOPWORDS or m.group(1).lower() in AUXILIARIES:
+        return ()
+    if len(split_parts(question)) > 1:
         return ()
     obj = m.group(2)
     if obj.split()[0].lower() in AUXILIARIES:
