@@ -188,6 +188,12 @@ class RetrieveParams(_Section):
     phrase_weight: float = Field(1.0, ge=0, le=10)
     rerank: bool = True
     rerank_depth: int = Field(40, ge=1, le=1000)
+    # A run of this many question words or more that a reference-list chunk writes verbatim, and
+    # that at most `verbatim_max_chunks` chunks of the corpus write, lifts the list's boilerplate
+    # penalty in the rerank: a cited title asked about without quotes ("who wrote Breaking Widgets
+    # in Linear Time"); 0 turns it off
+    verbatim_words: int = Field(4, ge=0, le=50)
+    verbatim_max_chunks: int = Field(2, ge=1, le=1000)
     # an identifier in a chunk's section heading counts for the chunk (measured: helps both dev pools,
     # no retrieval change and one answer lost on the blind10 sets; opt-in, see README)
     heading_identifiers: bool = False

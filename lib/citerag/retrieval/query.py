@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from citerag.text.patterns import CAMEL_NAME, LOCATOR_QUESTION, identifiers, names_place, proper_names
+from citerag.text.patterns import CAMEL_NAME, LOCATOR_QUESTION, identifiers, names_place, proper_names, quoted_phrases
 from citerag.text.tokenize import STOPWORDS, stem
 
 if TYPE_CHECKING:
@@ -171,6 +171,25 @@ def acronym_variants(text: str, glossary: dict[str, str]) -> list[str]:
 def anchor_variants(text: str) -> list[str]:
     """An `Algorithm N`-style anchor alone is a query of its own (it names the target)."""
     return [f"{m.group(1).title()} {m.group(2)}" for m in _ANCHOR.finditer(text)]
+
+
+def word_runs(text: str, min_words: int) -> list[str]:
+    """Runs of `min_words` or more consecutive words of the text outside its quotes, lower-cased
+    with single spaces, longest first: the candidates for a title or phrase the question writes
+    without quotes ("who wrote Breaking Widgets in Linear Time"). A run starts and ends on a word
+    that is no stopword and holds two such words at least."""
+    for quoted in quoted_phrases(text):
+        text = text.replace(quoted, " | ")
+    words = [w.strip("?!.,;:()[]\"'‘’“”").lower() for w in text.split()]
+    runs = []
+    for n in range(len(words), min_words - 1, -1):
+        for i in range(len(words) - n + 1):
+            run = words[i:i + n]
+            if "|" in run or "" in run or run[0] in STOPWORDS or run[-1] in STOPWORDS:
+                continue
+            if sum(w not in STOPWORDS for w in run) >= 2:
+                runs.append(" ".join(run))
+    return runs
 
 
 def analyse(text: str, knowledge: CorpusKnowledge | None = None, mode_hint: str | None = None,

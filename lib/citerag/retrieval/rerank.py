@@ -74,7 +74,7 @@ def doc_hints(q: QueryAnalysis, name_docs: dict[str, str]) -> dict[str, float]:
 def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float,
              hints: dict[str, float], heading_identifiers: bool = False,
              identifier_weights: dict[str, float] | None = None,
-             names: tuple[str, ...] | None = None) -> dict[str, float]:
+             names: tuple[str, ...] | None = None, phrases: tuple[str, ...] = ()) -> dict[str, float]:
     text_lower = _lower(chunk.text)
     heading = " > ".join(chunk.heading_path)
     f: dict[str, float] = {"fused": fused_norm, "dense": max(0.0, dense_sim)}
@@ -114,10 +114,12 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     # A chunk that holds a phrase the question quotes is what was asked for, even in a
     # references list ("who wrote 'A method for …'"): no boilerplate penalty there.
     f["quoted"] = 1.0 if holds_any(query_phrases(q.text), chunk.text) else 0.0
-    # ... nor in a references list when the question asks about cited works (checked only on
-    # such a chunk: this runs for every candidate of every query).
+    # ... nor in a references list when the question asks about cited works, or writes a title
+    # of the list without quotes (`phrases`: a rare run of its words the chunk holds verbatim).
+    # (Checked only on such a chunk: this runs for every candidate of every query. Elsewhere such a
+    # run is often a document's own title or a heading, and counting it as quoted lost answers.)
     section = chunk.heading_path[-1].lower() if chunk.heading_path else ""
-    cited_list = bool(boiler) and section == "references" and q.asks_cited
+    cited_list = bool(boiler) and section == "references" and (q.asks_cited or holds_any(phrases, chunk.text))
     # ... nor in a contents list when the question asks which section covers something.
     contents = bool(boiler) and section != "references" and q.asks_location
     f["boilerplate"] = 0.0 if f["quoted"] or cited_list or contents else boiler

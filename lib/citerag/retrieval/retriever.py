@@ -15,7 +15,7 @@ import numpy as np
 from citerag.core.params import RetrieveParams
 from citerag.core.types import Located, Location
 from citerag.retrieval import rerank
-from citerag.retrieval.query import QueryAnalysis, analyse
+from citerag.retrieval.query import QueryAnalysis, analyse, word_runs
 from citerag.retrieval.store import IndexStore
 from citerag.text.inflect import derives_from
 from citerag.text.patterns import holds_any, names_place, query_phrases
@@ -140,6 +140,23 @@ class Retriever:
         found.sort(key=lambda i: (-round(float(s[i]), 9), self._tiebreak[ids[i]]))
         return [ids[i] for i in found[:depth]]
 
+    def verbatim_runs(self, query: str, candidates: list[str], allowed: np.ndarray | None) -> tuple[str, ...]:
+        """The question's longest runs of words (`word_runs`) that a candidate writes verbatim and
+        that at most `verbatim_max_chunks` chunks write: a title or name the question writes
+        without quotes. A references list holding one loses its boilerplate penalty in the
+        rerank, so the entry of a title asked about is not lost."""
+        p = self.p
+        if p.verbatim_words <= 0:
+            return ()
+        texts = [self.store.by_id[c].text for c in candidates]
+        chosen: list[str] = []
+        for run in word_runs(query, p.verbatim_words):
+            if any(run in c for c in chosen) or not any(holds_any((run,), t) for t in texts):
+                continue
+            if len(self.phrase_ranking(run, allowed, p.verbatim_max_chunks + 1)) <= p.verbatim_max_chunks:
+                chosen.append(run)
+        return tuple(chosen)
+
     def rare_names(self, qa: QueryAnalysis, max_chunks: int) -> tuple[str, ...]:
         """The question's lower-case words that are no ordinary English and that at most
         `max_chunks` chunks write ("insidebox", "fullgroups"): names of options and commands, as a
@@ -195,10 +212,11 @@ class Retriever:
             hints = rerank.doc_hints(qa, self.store.knowledge.name_docs)
             names = (*qa.code_names, *self.rare_names(qa, p.rare_name_chunks))
             weights = {i: max(self.store.bm25.term_idf(i), 0.0) for i in names} if p.identifier_idf else None
+            runs = self.verbatim_runs(text, pool, allowed)
             final_scores = {}
             for cid, sim in zip(pool, sims):
                 f = rerank.features(qa, self.store.by_id[cid], fused[cid] / best, float(sim), hints,
-                                    p.heading_identifiers, weights, names)
+                                    p.heading_identifiers, weights, names, runs)
                 feats[cid] = f
                 final_scores[cid] = rerank.score(f, p.weights)
             final = sorted(pool, key=lambda c: (-round(final_scores[c], 9), self._tiebreak[c]))
