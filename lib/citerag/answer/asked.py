@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citerag.text.inflect import IRREGULAR, says_word, spellings, split_camel
+from citerag.text.inflect import IRREGULAR, bases, says_word, spellings, split_camel
 from citerag.text.patterns import (
     LOCATOR_HEADS,
     LOCATOR_PLURALS,
@@ -205,13 +205,19 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 **dict.fromkeys("publication publications standard standards specification "
                                 "specifications".split(), "document"),
                 # "which paper/article/journal …" by an entry of a reference list ("[25] Name A (2016) …")
-                **dict.fromkeys("paper papers article articles journal journals".split(), "citation"),
+                **dict.fromkeys("paper papers article articles journal journals conference conferences "
+                                "proceedings venue venues symposium workshop".split(), "citation"),
                 # "which section/table …" by a numbered title or a named part ("10.2 Key Generation")
                 **dict.fromkeys(LOCATOR_HEADS, "locator"),
                 # "which URL / website …" by the address itself ("Available at https://…")
                 **dict.fromkeys("url urls website websites".split(), "address")}
 # An "address" is typed only as an e-mail, web or IP address ("to which e-mail address …" is answered
 # by "… addressed to: x@y.org"); a bare "address" may be a data structure ("which address does X set").
+# A reference-list entry: a bracketed label, then authors and a year in parentheses.
+REFERENCE_ENTRY = re.compile(r"^(?:[-*•]\s+)?\[[\w.+-]{1,12}\]\s+[^|]*\(\d{4}[a-z]?\)")
+# The events a reference-list entry states by its form: its authors wrote, and its venue published,
+# the work (see `action_stated`).
+_BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear".split())
 _ADDRESS_KINDS = {"email": "email", "e-mail": "email", "mail": "email", "web": "address", "ip": "address"}
 
 
@@ -520,7 +526,12 @@ def asked_actions(question: str) -> tuple[str, ...]:
 
 
 def action_stated(verb: str, evidence_text: str, answer_text: str) -> bool:
-    """Does the evidence (or the answer) mention the asked event in some form?"""
+    """Does the evidence (or the answer) mention the asked event in some form? Who wrote or
+    published a work, and where it appeared, is what an entry of a reference list states without
+    the verb ("[25] Name A (2016) Title. Venue …"): an answer opening with one states those events
+    (one further down is a work the answer passage cites, not the one asked about)."""
+    if bases(verb) & _BIBLIOGRAPHIC_EVENTS and REFERENCE_ENTRY.match(answer_text.lstrip()):
+        return True
     return says_word(verb, f"{split_camel(evidence_text)} {answer_text}")
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from citerag.answer.asked import REFERENCE_ENTRY as _REFERENCE_ENTRY
 from citerag.answer.asked import spelled_acronyms
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
@@ -230,8 +231,6 @@ def _join_wrapped_cells(lines: list[str]) -> list[str]:
     return out
 
 
-# A reference-list entry: a bracketed label, then authors and a year in parentheses.
-_REFERENCE_ENTRY = re.compile(r"^(?:[-*•]\s+)?\[[\w.+-]{1,12}\]\s+[^|]*\(\d{4}[a-z]?\)")
 # A glossary term alone on its line: a few words, no sentence punctuation at its end.
 _TERM_LINE = re.compile(r"^[A-Za-z(][^.:;!?]{0,60}[A-Za-z0-9)]$")
 # … or opening the line, in lower case, before its definition's capital ("legacy mode The …").
