@@ -633,7 +633,31 @@ def with_context(p: Passage, all_units: list[Unit], position: dict[int, int], n:
     if later is not None and all(_sentence_beside(u, out[-1]) for u in rest[: rest.index(later)]) \
             and not any(states_default(u) for u in out):
         out.append(later)
+    out = _through_ordinals(out, all_units, position)
     return Passage(out) if len(out) > len(p.units) else p
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+_ORDINAL_OPENING = re.compile(rf"^\s*(?P<word>{'|'.join(_ORDINALS)}|finally|lastly)(?:ly)?\b", re.I)
+
+
+def _through_ordinals(out: list[Unit], all_units: list[Unit], position: dict[int, int]) -> list[Unit]:
+    """An enumeration read in part ("… satisfy two properties. First, …") is read to its end: the
+    next ordinal's sentence ("Second, …", "Finally, …"), when one follows in the same paragraph
+    within `MAX_FOLLOW` sentences, and so on. Cut after "First", the answer names one of the things
+    the passage announces."""
+    while True:
+        opened = [m.group("word").lower() for u in out if (m := _ORDINAL_OPENING.match(u.text))]
+        if not opened or opened[-1] in ("finally", "lastly") or opened[-1] == _ORDINALS[-1]:
+            return out
+        wanted = (_ORDINALS[_ORDINALS.index(opened[-1]) + 1], "finally", "lastly")
+        after = position[id(out[-1])] + 1
+        rest = all_units[after: after + MAX_FOLLOW]
+        nxt = next((i for i, u in enumerate(rest) if (m := _ORDINAL_OPENING.match(u.text))
+                    and m.group("word").lower() in wanted), None)
+        if nxt is None or not all(_sentence_beside(u, out[-1]) for u in rest[: nxt + 1]):
+            return out
+        out = out + rest[: nxt + 1]
 
 
 def with_items_across_chunks(p: Passage, all_units: list[Unit], position: dict[int, int],
