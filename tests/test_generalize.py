@@ -1488,3 +1488,74 @@ def test_an_email_address_question_is_answered_by_the_address_itself(agents, cor
     """Before, "address" was an untyped asked thing the cited evidence had to write, and "email" a
     kind no passage wrote, so both were refused focus_not_stated."""
     answered(agents, corpus, question, needs)
+
+
+def test_word_runs_are_the_question_words_outside_quotes_longest_first():
+    from citerag.retrieval.query import word_runs
+
+    runs = word_runs("Who wrote Breaking Widgets in Linear Time, cited in 'A Survey'?", 4)
+    assert runs[0].startswith("wrote breaking widgets in linear time")  # longest first
+    assert "breaking widgets in linear time" in runs
+    # a run neither starts nor ends on a stopword, and the quoted title is not one
+    assert not any(r.split()[0] in ("who", "in") or r.endswith(" in") for r in runs)
+    assert not any("survey" in r for r in runs)
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    # unquoted titles of reference entries (the entry sat under the references list's penalty)
+    ("default", "Who wrote Efficient encryption from random quasi-cyclic codes?", "Aguilar-Melchor"),
+    ("default", "Who wrote Breaking SIDH in Polynomial Time?", "Robert D"),
+])
+def test_a_cited_title_asked_about_without_quotes_is_answered_from_its_entry(agents, corpus, question, needs):
+    """Who wrote a work is what its reference entry states, without the verb."""
+    answered(agents, corpus, question, needs)
+
+
+def test_a_reference_entry_states_authorship_only_when_the_answer_opens_with_it():
+    from citerag.answer.asked import action_stated, asked_heads
+
+    entry = "[25] Lund A, Okafor B (2021) Breaking Widgets. Proceedings of WidgetConf, pp 1–9. [c1]"
+    assert action_stated("wrote", "", entry) and action_stated("published", "", entry)
+    assert not action_stated("wrote", "", f"Widgets are broken in linear time [25]. [c2]\n{entry}")
+    assert not action_stated("chaired", "", entry)
+    assert asked_heads("At which conference did it appear?")[0].type == "citation"
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "Which two properties do the Compress and Decompress algorithms satisfy?", "Second, if"),
+    ("tech-manuals", "How can Gri users benefit from SourceForge?", "Third, Source Forge"),
+])
+def test_an_enumeration_is_read_to_its_end(agents, corpus, question, needs):
+    """"First, …" announces more: the answer reads on to the next ordinal's sentence."""
+    answered(agents, corpus, question, needs)
+
+
+def test_a_count_asks_for_the_counted_thing_and_a_setting_for_its_qualifier():
+    from citerag.answer.asked import asked_heads, setting_object, setting_qualifier
+
+    heads = asked_heads("What is the maximum number of arguments such a command can take?")
+    assert [(h.word, h.type) for h in heads] == [("number", "number"), ("arguments", "")]
+    assert [h.word for h in asked_heads("What is the number of bytes of a signature?")] == ["number"]
+    q = "Which keyword of Tool's write table command writes the values in double precision?"
+    assert setting_object(q) == ("value",) and setting_qualifier(q) == ("double", "precision")
+    # a name after "in" scopes the question; it does not qualify the doing
+    assert setting_qualifier("Which property sets the fill color of the box in Widgetry?") == ()
+    assert setting_qualifier("Which option writes the image in PPM format?") == ("format", "ppm")
+
+
+@pytest.mark.parametrize("corpus, question", [
+    # (the old answer quoted the command's %f format and its bycolumns keyword)
+    ("tech-manuals", "Which keyword of Gri's write grid command writes the values in double precision?"),
+])
+def test_a_setting_that_does_not_do_it_that_way_is_refused(agents, corpus, question):
+    r = ask(agents, corpus, question).answer
+    assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]
+
+
+@pytest.mark.parametrize("corpus, question", [
+    # (the old answer quoted another manual's limits: "The maximum number of answers … is 199")
+    ("tech-manuals", "What is the maximum number of arguments such a command can take?"),
+])
+def test_a_count_of_something_the_evidence_never_names_is_refused(agents, corpus, question):
+    r = ask(agents, corpus, question).answer
+    assert r.refused and "arguments" in " ".join(r.notes), (r.answer[:300], r.notes)

@@ -23,6 +23,7 @@ from citerag.answer.asked import (
     head_stated,
     phrase_stated,
     setting_object,
+    setting_qualifier,
     split_parts,
     typing_words,
     unshown_quantities,
@@ -476,11 +477,13 @@ def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
     question asks the setting to do, when the answer never says it: an answer listing a command's
     options, none of them for that object, names no setting for it ("" when said, or not such a
     question). The tie-break on the word keeps the choice independent of set order."""
-    obj = setting_object(question)
-    if not obj:
-        return ""
-    rare = max(obj, key=lambda w: (score.weights.get(w, 0.0), w))
-    return "" if rare in token_set(split_camel(answer_text)) else rare
+    said = token_set(split_camel(answer_text))
+    for words in (setting_object(question), setting_qualifier(question)):
+        # the object, then the phrase qualifying it ("… writes the values in double precision")
+        rare = max(words, key=lambda w: (score.weights.get(w, 0.0), w)) if words else ""
+        if rare and rare not in said:
+            return rare
+    return ""
 
 
 def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict,

@@ -367,7 +367,8 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             rest = rest[2:]  # "what is the X of …" asks for X
         ended_by = ""
         alternatives: tuple[str, ...] = ()
-        for raw in rest[:5]:
+        end = len(rest)  # where the phrase ended
+        for i, raw in enumerate(rest[:5]):
             w = raw.strip("?,.;:!")
             low = w.lower()
             if low in _ADVERBS and w == raw:
@@ -376,6 +377,7 @@ def asked_heads(question: str) -> tuple[Head, ...]:
                     or re.search(r"[A-Z0-9]", w[1:]) or (w[:1].isupper() and words)):
                 ended_by = ("aux" if low in AUXILIARIES else "of" if low == "of" or low in _PREPOSITIONS
                             else "function" if low in STOPWORDS else "name")
+                end = i
                 break
             if words and low.endswith("ed") and len(low) > 4 and "-" not in low:  # "which Tool version added X"
                 ended_by = "verb"
@@ -412,7 +414,33 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             if stem(head.lower()) == "address":
                 typed = next((_ADDRESS_KINDS[m.lower()] for m in mods if m.lower() in _ADDRESS_KINDS), "")
             out.append(Head(head, typed, mods, alternatives))
+            if typed == "number" and head.lower() in _COUNTS and rest[end:end + 1] == ["of"]:
+                counted = _counted(rest[end + 1:end + 5])
+                if counted:
+                    out.append(Head(counted))
     return tuple(out)
+
+
+# "the number of X" counts X: the answer's number must be a count of X, not of something else.
+_COUNTS = frozenset("number count".split())
+
+
+def _counted(words: list[str]) -> str:
+    """The noun a count is of ("number of hash calls such …" → calls): the last word of the noun
+    phrase after "of", which ends at a function word, a verb's auxiliary or punctuation; "" when
+    that noun is a typed head itself ("number of bytes")."""
+    phrase: list[str] = []
+    for raw in words:
+        w = raw.strip("?,.;:!")
+        low = w.lower()
+        if not w or low in AUXILIARIES or low in STOPWORDS or low in _PREPOSITIONS:
+            break
+        phrase.append(w)
+        if w != raw:
+            break
+    if not phrase or phrase[-1].lower() in _TYPED_HEADS or stem(phrase[-1].lower()) in _EMPTY_HEADS:
+        return ""
+    return phrase[-1]
 
 
 def typing_words(head: Head) -> set[str]:
@@ -469,8 +497,12 @@ def past_form(low: str) -> bool:
 _SETTING_ASKED = re.compile(
     r"^(?:which|what)\s+(?:[\w'\\.-]+\s+){0,3}?"
     r"(?:option|property|attribute|flag|parameter|argument|setting|keyword|command)s?\b"
-    r"(?:\s+(?:of|in|for)(?:\s+\S+){1,3}?)?\s+([a-z]+s)\s+(.+?)\s*\??$", re.I)
-_OBJECT_END = re.compile(r"\s(?:for|in|on|with|when|if|to|that|which|who|whose|whom|where|so|into)\s|\s\w+ing\b", re.I)
+    r"(?:\s+(?:of|in|for)(?:\s+\S+){1,4}?)?\s+([a-z]+s)\s+(.+?)\s*\??$", re.I)
+_OBJECT_END = re.compile(r"\s(?:for|in|on|with|when|if|to|that|which|who|whose|whom|where|so|into)\s|\s\w+ing\b",
+                         re.I)
+# The phrase qualifying the object ("writes the values *in double precision*") runs from one of these
+# to the next end.
+_QUALIFIER = re.compile(r"\s(?:in|on|with|to|into)\s", re.I)
 
 
 def setting_object(question: str) -> tuple[str, ...]:
@@ -478,17 +510,44 @@ def setting_object(question: str) -> tuple[str, ...]:
     asks the setting to do ("sets *the number of attempts* a student gets" → number, attempts,
     student, gets): the answer names the setting only where it says that. Empty for any other
     question, and for "parameter sets does …" (the -s word before an auxiliary is a noun)."""
+    obj = _setting_phrase(question)
+    cut = _OBJECT_END.search(obj)
+    return _content(obj[: cut.start()] if cut else obj)
+
+
+def setting_qualifier(question: str) -> tuple[str, ...]:
+    """The content words of the phrase qualifying what a `setting_object` question asks the setting
+    to do ("writes the values *in double precision*" → double, precision): a setting that writes
+    values, but not in that way, is not the one asked for."""
+    obj = _setting_phrase(question)
+    cut = _OBJECT_END.search(obj)
+    if not cut or not _QUALIFIER.match(obj, cut.start()):
+        return ()
+    end = _OBJECT_END.search(obj, cut.end() - 1)
+    # a name there scopes the question ("… in Widgetry", "… in RFC 9999"), it does not qualify the
+    # doing as a word or an acronym does ("in double precision", "in PPM format")
+    words = obj[cut.end(): end.start() if end else len(obj)].split()
+    after = [*words[1:], ""]
+    return _content(" ".join(w for w, nxt in zip(words, after, strict=True)
+                             if w.islower() or not w.isalpha() or (w.isupper() and not nxt[:1].isdigit())))
+
+
+def _setting_phrase(question: str) -> str:
+    """What a one-part "which option/property … <verb>s …?" question asks the setting to do,
+    spaced at both ends (" the values in double precision "); "" for any other question."""
     m = _SETTING_ASKED.match(question.strip())  # first: most questions stop here, before the split
     if not m or m.group(1).lower() in STOPWORDS or m.group(1).lower() in AUXILIARIES:
-        return ()
+        return ""
     if len(split_parts(question)) > 1:
-        return ()
+        return ""
     obj = m.group(2)
     if obj.split()[0].lower() in AUXILIARIES:
-        return ()
-    cut = _OBJECT_END.search(f" {obj} ")
-    obj = f" {obj} "[: cut.start()] if cut else obj
-    return tuple(sorted(w for w in token_set(obj) if w not in STOPWORDS and not w.isdigit()))
+        return ""
+    return f" {obj} "
+
+
+def _content(text: str) -> tuple[str, ...]:
+    return tuple(sorted(w for w in token_set(text) if w not in STOPWORDS and not w.isdigit()))
 
 
 def asked_actions(question: str) -> tuple[str, ...]:
