@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from citerag.answer.citations import strip_citations
 from citerag.text.inflect import IRREGULAR, bases, says_word, spellings, split_camel
 from citerag.text.patterns import (
     LOCATOR_HEADS,
@@ -421,6 +422,8 @@ def asked_heads(question: str) -> tuple[Head, ...]:
     return tuple(out)
 
 
+# "Which values …" may ask for names ("'start', 'middle' or 'end'"), not for a number.
+_UNTYPED_VALUES = frozenset("value values".split())
 # "the number of X" counts X: the answer's number must be a count of X, not of something else.
 _COUNTS = frozenset("number count".split())
 
@@ -524,12 +527,10 @@ def setting_qualifier(question: str) -> tuple[str, ...]:
     if not cut or not _QUALIFIER.match(obj, cut.start()):
         return ()
     end = _OBJECT_END.search(obj, cut.end() - 1)
-    # a name there scopes the question ("… in Widgetry", "… in RFC 9999"), it does not qualify the
-    # doing as a word or an acronym does ("in double precision", "in PPM format")
+    # a name there, or an acronym, scopes the question ("… in Widgetry", "… in AMC", "… in RFC 9999");
+    # the lower-case words qualify the doing ("in double precision", "in PPM format": format)
     words = obj[cut.end(): end.start() if end else len(obj)].split()
-    after = [*words[1:], ""]
-    return _content(" ".join(w for w, nxt in zip(words, after, strict=True)
-                             if w.islower() or not w.isalpha() or (w.isupper() and not nxt[:1].isdigit())))
+    return _content(" ".join(w for w in words if w.islower() or not w.isalpha()))
 
 
 def _setting_phrase(question: str) -> str:
@@ -602,6 +603,9 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
 
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself
         return bool(CUES[head.type].search(answer_text)) or names_it(answer_text)
+    if head.type == "number" and head.word.lower() not in _UNTYPED_VALUES:
+        # the answer's own digits: every cited answer has some in its "[c1]" markers
+        return bool(CUES["number"].search(strip_citations(answer_text)))
     if head.type:
         return bool(CUES[head.type].search(answer_text))
     return names_it(evidence_text)
