@@ -51,6 +51,13 @@ _MARK = re.compile(r"^(?:(?:•|[-*](?=\s))\s*)+")
 _SHORT_ITEM = 15
 _DEFAULT = re.compile(rf"^(?:{_DEFAULT_OPENING})\b", re.I)
 # A sentence that announces what follows: ends with a colon, or stops on a linking word.
+# Items of an announced list that are names (this many words at most: "Rect", "Wedge (a pie slice)")
+# a passage reads beyond its window of following units, up to `_LIST_ITEMS` of them. (Longer items,
+# each a description, are read as before: reading more of them pushed the asked one out.)
+_LIST_ITEMS = 12
+_NAME_ITEM = 4
+# A one-word list item that is a name ("Rect", "--quiet", "setFont"), not a stray word of a line.
+_ITEM_NAME = re.compile(r"[A-Z][\w.+-]*|[\w.+-]*[A-Z_.(][\w.()+-]*|-{1,2}\w[\w-]*")
 _ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|includes))\s*$", re.I)
 
 
@@ -163,16 +170,31 @@ def units(ev: Evidence) -> list[Unit]:
                 continue
             # An item of a list announced just before, in this paragraph or (one item to a
             # paragraph) the one before, or the next item of that list.
-            item = bool(_BULLET.match(ln)) and bool(out) and out[-1].block in (block, block - 1) and (
-                out[-1].item or bool(_ANNOUNCES.search(out[-1].text)))
+            # (A displayed equation or code between two items does not end the list, nor do up to two
+            # lines read as nothing, a page's running title among them.)
+            prose = [u for u in out if u.kind != "code"]
+            said_in = {u.block for u in prose}
+            near = {block, block - 1}
+            while min(near) not in said_in and min(near) > block - 4:
+                near.add(min(near) - 1)
+            item = bool(_BULLET.match(ln)) and bool(prose) and prose[-1].block in near and (
+                prose[-1].item or bool(_ANNOUNCES.search(prose[-1].text)))
             # drop the item's mark only: an option's own dashes stay ("- --dist-margin d sets …")
-            for s in split_prose((_BULLET.sub("", ln, count=1) if item else _MARK.sub("", ln, count=1)).strip()):
+            said = split_prose(_MARK.sub("", _BULLET.sub("", ln, count=1) if item else ln, count=1).strip())
+            if said and re.fullmatch(r"\d{1,2}[.)]", said[0]):
+                said = said[1:]  # an item's number read as a sentence of its own (no statement)
+            for n, s in enumerate(said):
+                # A numbered or bulleted line's short first sentence names the item its next
+                # sentences describe ("2. Two-step derivation. In this case, …"): kept with them.
+                names_item = n == 0 and len(said) > 1 and bool(_BULLET.match(ln)) and len(s.split()) >= 2
                 # A short line is kept when it completes the unit before it: an item of a list that
                 # unit announces, or its default ("Defaults to 300.").
                 # An algorithm's title is followed by the line that says what it does ("Undoes
                 # the packing step."), however short.
                 # An algorithm's "Output : Boolean." is kept however short: it says what the algorithm returns.
-                completes = bool(IO_LINE.match(s)) or (out and len(s.split()) >= 2 and (item or (
+                # (an item of an announced list may be one name: "- Rect")
+                completes = names_item or bool(IO_LINE.match(s)) or (out and (len(s.split()) >= 2 or (
+                    item and _ITEM_NAME.fullmatch(s) is not None)) and (item or (
                     out[-1].block == block and (
                         _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s) or out[-1].kind == "title"
                         or (out[-1].kind == "sentence" and _CONTINUES.match(s))))))
@@ -348,12 +370,22 @@ def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
         listing = announces(u)  # "… are:" then the items
         count = announced_count(u.text) if listing else 0
         # an item may run to several sentences: the window and the count go by items, not units
-        for nxt in all_units[i + 1: i + 1 + max(max_follow, _ITEM_SENTENCES * count)]:
+        limit = max(max_follow, _ITEM_SENTENCES * count)
+        spent = 0
+        for nxt in all_units[i + 1: i + 1 + limit + _LIST_ITEMS]:
+            # (the list may be announced by a unit the passage reached: "X supplies … . They are:")
+            listed = listing or (chain[-1].item and any(announces(c) for c in chain))
             if not (continues(chain[-1], nxt) or (listing and continues(u, nxt)) or
-                    (listing and nxt.item and chain[-1].item and nxt.key == u.key
+                    (listed and nxt.item and chain[-1].item and nxt.key == u.key
                      and (len(nxt.text.split()) <= _SHORT_ITEM
                           or len({c.block for c in chain if c.item} | {nxt.block}) <= count))):
                 break
             chain.append(nxt)
+            # a name listed after an announcement in the passage ("They are:" then "- Rect", "- Circle",
+            # …) costs nothing of the window: the list is read whole
+            free = nxt.item and len(nxt.text.split()) <= _NAME_ITEM and any(announces(c) for c in chain[:-1])
+            spent += 0 if free else 1
+            if spent >= limit:
+                break
         out.append(Passage(chain))
     return out
