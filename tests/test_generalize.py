@@ -1540,7 +1540,8 @@ def test_a_count_asks_for_the_counted_thing_and_a_setting_for_its_qualifier():
     assert setting_object(q) == ("value",) and setting_qualifier(q) == ("double", "precision")
     # a name after "in" scopes the question; it does not qualify the doing
     assert setting_qualifier("Which property sets the fill color of the box in Widgetry?") == ()
-    assert setting_qualifier("Which option writes the image in PPM format?") == ("format", "ppm")
+    assert setting_qualifier("Which option of \\Tool sets the number of digits in TL?") == ()
+    assert setting_qualifier("Which option writes the image in PPM format?") == ("format",)
 
 
 @pytest.mark.parametrize("corpus, question", [
@@ -1559,3 +1560,52 @@ def test_a_setting_that_does_not_do_it_that_way_is_refused(agents, corpus, quest
 def test_a_count_of_something_the_evidence_never_names_is_refused(agents, corpus, question):
     r = ask(agents, corpus, question).answer
     assert r.refused and "arguments" in " ".join(r.notes), (r.answer[:300], r.notes)
+
+
+def test_a_numbered_item_keeps_its_name_and_a_list_runs_past_an_equation_or_a_running_title():
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import passages, units
+    from citerag.core.types import Location
+
+    def texts(text: str) -> list[str]:
+        return [u.text for u in units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), text))]
+
+    # the item's short first sentence names what the rest of its line describes; the chunk may
+    # start after the list's announcement (here the equation of the item before)
+    assert texts("K ← F(Z) . (12)\n\n2. Two-step mixing. In this case, two widgets are required: A and B.")[:2] == [
+        "Two-step mixing.", "In this case, two widgets are required: A and B."]
+    listed = "The module shapes.py supplies a number of shapes. They are:\n\n- Rect\n\n- • Circle\n\n" \
+             "- Ellipse\n\nChapter 11 Graphics\n\n- PolyLine\n\nThe drawing shows them."
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), listed))
+    assert [u.text for u in us if u.item] == ["Rect", "Circle", "Ellipse", "PolyLine"]
+    # the passage that reaches the announcement reads the whole list, not three units of it
+    whole = passages(us)[0]
+    assert [u.text for u in whole.units][-4:] == ["Rect", "Circle", "Ellipse", "PolyLine"]
+
+
+def test_a_number_is_shown_by_the_answer_not_by_its_citation_markers():
+    from citerag.answer.asked import Head, head_stated
+
+    assert not head_stated(Head("length", "number"), "", "The salt is chosen at random. [c1]")
+    assert head_stated(Head("length", "number"), "", "The salt is 32 bytes long. [c1]")
+    # "which values …" may be answered by names
+    assert head_stated(Head("values", "number"), "", "One of 'start', 'middle' or 'end'. [c1]")
+
+
+def test_a_word_a_reference_entry_states_by_its_form_is_not_absent(agents):
+    """"wrote" is written nowhere in the standards, yet their reference entries state who wrote."""
+    answered(agents, "default", "Who wrote the FIPS 204 reference Updates for FIPS 203, and in which year?", "Lee S")
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, carried", [
+    ("default", "Who wrote the CRYSTALS-Kyber algorithm specifications cited in FIPS 204?", "and in which year?",
+     "CRYSTALS-Kyber"),
+    ("tech-manuals", "Who wrote the Gri editing mode for GNU Emacs?", "and in which year?", "GNU"),
+])
+def test_a_follow_up_naming_nothing_is_asked_of_the_earlier_subject(agents, corpus, first, follow_up, carried):
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
+    assert carried in decider.rewrite(follow_up, [prev]).query

@@ -549,7 +549,9 @@ class Decider:
                         or self._swap_sibling(prev_q, words[0]) or self._swap_last_word(prev_q, words[0]))
             return (self._swap_complement(frag, prev_q) or self._swap_head(frag, prev_q)
                     or self._template(frag, prev_q, f))
-        return self._carry_scope(frag, ids, f, one_of)
+        # a question naming one word at most ("and in which year?") asks it of the earlier subject
+        bare = question and len([w for w in _words(frag) if w.lower() not in STOPWORDS]) <= 1
+        return self._carry_scope(frag, ids, f, one_of or bare)
 
     def refers_back(self, user: str, method: str | None) -> bool:
         """A follow-up the rewriter left as it was (no pronoun to resolve, no fragment to
