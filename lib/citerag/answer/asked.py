@@ -422,8 +422,9 @@ def asked_heads(question: str) -> tuple[Head, ...]:
     return tuple(out)
 
 
-# "Which values …" may ask for names ("'start', 'middle' or 'end'"), not for a number.
-_UNTYPED_VALUES = frozenset("value values".split())
+# "Which values/sizes …" may ask for names ("'start', 'middle' or 'end'", "A4, letter and legal"),
+# not for a number.
+_UNTYPED_VALUES = frozenset("value values sizes".split())
 # "the number of X" counts X: the answer's number must be a count of X, not of something else.
 _COUNTS = frozenset("number count".split())
 
