@@ -1588,8 +1588,9 @@ def test_a_number_is_shown_by_the_answer_not_by_its_citation_markers():
 
     assert not head_stated(Head("length", "number"), "", "The salt is chosen at random. [c1]")
     assert head_stated(Head("length", "number"), "", "The salt is 32 bytes long. [c1]")
-    # "which values …" may be answered by names
+    # "which values/sizes …" may be answered by names
     assert head_stated(Head("values", "number"), "", "One of 'start', 'middle' or 'end'. [c1]")
+    assert head_stated(Head("sizes", "number"), "", "Valid sizes are letter and legal. [c1]")
 
 
 def test_a_word_a_reference_entry_states_by_its_form_is_not_absent(agents):
@@ -1609,3 +1610,11 @@ def test_a_follow_up_naming_nothing_is_asked_of_the_earlier_subject(agents, corp
     decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
     prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
     assert carried in decider.rewrite(follow_up, [prev]).query
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    # an algorithm named by its number, not its name, still has its return step read
+    ("default", "What does Algorithm 22 return if random bit generation fails in FIPS 205?", "error indication"),
+])
+def test_a_numbered_algorithm_has_its_return_step_read(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)

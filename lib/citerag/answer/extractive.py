@@ -423,6 +423,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
 _RETURNS_WHEN = re.compile(r"\b(?:returns?|returned|outputs?)\b(?:\s+[\w-]+){0,3}?\s+(?:if|when|whenever)\s+"
                           r"(?P<cond>[^?]+)", re.I)
 _RETURN_STEP = re.compile(r"\breturn\b", re.I)
+_NUMBERED_ALGORITHM = re.compile(r"\bAlgorithm\s+\d+\b")
 # Share of the condition's (idf-weighted) words the step and its "if" line must state.
 RETURN_CONDITION_SHARE = 0.6
 
@@ -461,7 +462,8 @@ def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Pa
     algorithm the question names (in its title), and it or the "if" line before it must state
     most of the condition's words."""
     m = _RETURNS_WHEN.search(part)
-    names = _code_names(part[: m.start()]) if m else []
+    # named by its name ("slh_sign") or by its number ("Algorithm 22")
+    names = [*_code_names(part[: m.start()]), *_NUMBERED_ALGORITHM.findall(part[: m.start()])] if m else []
     if not names:
         return None
     words = list(dict.fromkeys(content_words(m.group("cond"))))
