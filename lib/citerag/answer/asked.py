@@ -528,7 +528,7 @@ def setting_qualifier(question: str) -> tuple[str, ...]:
     if not cut or not _QUALIFIER.match(obj, cut.start()):
         return ()
     end = _OBJECT_END.search(obj, cut.end() - 1)
-    # a name there, or an acronym, scopes the question ("… in Widgetry", "… in AMC", "… in RFC 9999");
+    # a name there, or an acronym, scopes the question ("… in Widgetry", "… in TL", "… in RFC 9999");
     # the lower-case words qualify the doing ("in double precision", "in PPM format": format)
     words = obj[cut.end(): end.start() if end else len(obj)].split()
     return _content(" ".join(w for w in words if w.islower() or not w.isalpha()))

@@ -462,7 +462,7 @@ def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Pa
     algorithm the question names (in its title), and it or the "if" line before it must state
     most of the condition's words."""
     m = _RETURNS_WHEN.search(part)
-    # named by its name ("slh_sign") or by its number ("Algorithm 22")
+    # named by its name ("mix_sign") or by its number ("Algorithm 22")
     names = [*_code_names(part[: m.start()]), *_NUMBERED_ALGORITHM.findall(part[: m.start()])] if m else []
     if not names:
         return None

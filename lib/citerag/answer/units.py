@@ -51,12 +51,12 @@ _MARK = re.compile(r"^(?:(?:•|[-*](?=\s))\s*)+")
 _SHORT_ITEM = 15
 _DEFAULT = re.compile(rf"^(?:{_DEFAULT_OPENING})\b", re.I)
 # A sentence that announces what follows: ends with a colon, or stops on a linking word.
-# Items of an announced list that are names (this many words at most: "Rect", "Wedge (a pie slice)")
+# Items of an announced list that are names (this many words at most: "Box", "Arc (a ring slice)")
 # a passage reads beyond its window of following units, up to `_LIST_ITEMS` of them. (Longer items,
 # each a description, are read as before: reading more of them pushed the asked one out.)
 _LIST_ITEMS = 12
 _NAME_ITEM = 4
-# A one-word list item that is a name ("Rect", "--quiet", "setFont"), not a stray word of a line.
+# A one-word list item that is a name ("Box", "--quiet", "setInk"), not a stray word of a line.
 _ITEM_NAME = re.compile(r"[A-Z][\w.+-]*|[\w.+-]*[A-Z_.(][\w.()+-]*|-{1,2}\w[\w-]*")
 _ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|includes))\s*$", re.I)
 
@@ -192,7 +192,7 @@ def units(ev: Evidence) -> list[Unit]:
                 # An algorithm's title is followed by the line that says what it does ("Undoes
                 # the packing step."), however short.
                 # An algorithm's "Output : Boolean." is kept however short: it says what the algorithm returns.
-                # (an item of an announced list may be one name: "- Rect")
+                # (an item of an announced list may be one name: "- Box")
                 completes = names_item or bool(IO_LINE.match(s)) or (out and (len(s.split()) >= 2 or (
                     item and _ITEM_NAME.fullmatch(s) is not None)) and (item or (
                     out[-1].block == block and (
@@ -381,7 +381,7 @@ def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
                           or len({c.block for c in chain if c.item} | {nxt.block}) <= count))):
                 break
             chain.append(nxt)
-            # a name listed after an announcement in the passage ("They are:" then "- Rect", "- Circle",
+            # a name listed after an announcement in the passage ("They are:" then "- Box", "- Ring",
             # …) costs nothing of the window: the list is read whole
             free = nxt.item and len(nxt.text.split()) <= _NAME_ITEM and any(announces(c) for c in chain[:-1])
             spent += 0 if free else 1
