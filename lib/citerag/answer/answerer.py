@@ -474,9 +474,10 @@ def ends_on(question: str, absent: list[str]) -> list[str]:
 
 def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
     """The rarest word (by corpus idf) of what a "which option/property/command … sets <object>?"
-    question asks the setting to do, when the answer never says it: an answer listing a command's
-    options, none of them for that object, names no setting for it ("" when said, or not such a
-    question). The tie-break on the word keeps the choice independent of set order."""
+    question asks the setting to do, then of the phrase qualifying it ("… in double precision"),
+    when the answer never says it: an answer listing a command's options, none of them for that
+    object, names no setting for it ("" when both are said, or not such a question). The tie-break
+    on the word keeps the choice independent of set order."""
     said = token_set(split_camel(answer_text))
     for words in (setting_object(question), setting_qualifier(question)):
         # the object, then the phrase qualifying it ("… writes the values in double precision")

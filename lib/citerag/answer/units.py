@@ -50,7 +50,6 @@ _MARK = re.compile(r"^(?:(?:•|[-*](?=\s))\s*)+")
 # chaining long items would make a passage that matches any question.
 _SHORT_ITEM = 15
 _DEFAULT = re.compile(rf"^(?:{_DEFAULT_OPENING})\b", re.I)
-# A sentence that announces what follows: ends with a colon, or stops on a linking word.
 # Items of an announced list that are names (this many words at most: "Box", "Arc (a ring slice)")
 # a passage reads beyond its window of following units, up to `_LIST_ITEMS` of them. (Longer items,
 # each a description, are read as before: reading more of them pushed the asked one out.)
@@ -58,6 +57,7 @@ _LIST_ITEMS = 12
 _NAME_ITEM = 4
 # A one-word list item that is a name ("Box", "--quiet", "setInk"), not a stray word of a line.
 _ITEM_NAME = re.compile(r"[A-Z][\w.+-]*|[\w.+-]*[A-Z_.(][\w.()+-]*|-{1,2}\w[\w-]*")
+# A sentence that announces what follows: ends with a colon, or stops on a linking word.
 _ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|includes))\s*$", re.I)
 
 
