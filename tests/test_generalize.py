@@ -1618,3 +1618,20 @@ def test_a_follow_up_naming_nothing_is_asked_of_the_earlier_subject(agents, corp
 ])
 def test_a_numbered_algorithm_has_its_return_step_read(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
+
+
+def test_a_name_the_pdf_writes_with_its_subscript_apart_is_known():
+    from citerag.answer.answerer import subscript_apart
+
+    texts = ["Bob derives two keys from KX 0 : a confirmation key and more keying material.",
+             "any extra data Extra B to include"]
+    assert subscript_apart("KX0", texts) and subscript_apart("ExtraB", texts)
+    # its words apart in other places do not make a made-up name known
+    assert not subscript_apart("ZETA3", ["the zeta values and 3 more"])
+    assert not subscript_apart("KX1", texts)
+
+
+def test_a_subscripted_name_asked_glued_is_answered(agents):
+    """The standard writes "KA 0" (a subscript); the question writes "KA0", which had been refused
+    as a term the corpus never writes."""
+    answered(agents, "default", "Which two keys does Alice derive from KA0 in the key-confirmation example?", "KAkc")

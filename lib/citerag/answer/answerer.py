@@ -88,6 +88,23 @@ def _subscripted(word: str, vocab: set[str]) -> bool:
             and any(low + tail in vocab for tail in _SUBSCRIPT_TAILS))
 
 
+# A name glued to a short subscript: capitals and digits ("KX0"), or a capitalised word and one
+# capital ("ExtraB").
+_GLUED_SUBSCRIPT = re.compile(r"([A-Z]{1,6})(\d{1,2})|([A-Z][a-z]{2,})([A-Z])")
+
+
+def subscript_apart(word: str, texts: list[str]) -> bool:
+    """The evidence writes the name with its subscript apart, as a PDF's text does ("KX 0",
+    "Extra B" for the question's "KX0", "ExtraB"): the name is the corpus's own. Checked in the
+    evidence, not the vocabulary: its words alone ("kx", "0") would make a made-up "ZETA3" known."""
+    m = _GLUED_SUBSCRIPT.fullmatch(word)
+    if not m:
+        return False
+    head, tail = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    apart = re.compile(rf"(?<![\w-]){re.escape(head)}\s+{re.escape(tail)}(?![\w-])")
+    return any(apart.search(t) for t in texts)
+
+
 def _in_corpus(word: str, vocab: set[str]) -> bool:
     """The corpus writes the word in some inflection ("disallowing" is known from "disallowed",
     "turn" from "turned": the word's own inflections as well as its bases'), in its British or
@@ -292,7 +309,8 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
     if not tokenize(strip_citations(qa.text)):
         return refusal(qa.text, "insufficient_evidence", backend, ["the question names nothing to look up"])
     if params.refuse_unknown_terms:
-        unknown = unknown_terms(qa.text, vocab, common_words)
+        texts = [e.text for e in evidence]
+        unknown = [w for w in unknown_terms(qa.text, vocab, common_words) if not subscript_apart(w, texts)]
         if unknown:
             return refusal(qa.text, "unknown_terms", backend, [f"not in the corpus: {', '.join(unknown)}"])
     if not evidence:
@@ -508,7 +526,9 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the answer names no setting that does what is asked: it never says "
                                        f"{unsaid}"], decision, unstated=[unsaid])
-    absent = absent_words(qa.text, vocab, [e.text for e in evidence]) if params.absent_word_min_score else []
+    texts = [e.text for e in evidence]
+    absent = [w for w in absent_words(qa.text, vocab, texts) if not subscript_apart(w, texts)] \
+        if params.absent_word_min_score else []
     # ... save what the answer states by its form: a reference entry says who "wrote" the work
     absent = [w for w in absent if not action_stated(w.lower(), "", ans.answer)]
     best = decision["features"]["best"]
