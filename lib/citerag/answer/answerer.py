@@ -22,8 +22,7 @@ from citerag.answer.asked import (
     focus_terms,
     head_stated,
     phrase_stated,
-    setting_object,
-    setting_qualifier,
+    setting_words,
     split_parts,
     typing_words,
     unshown_quantities,
@@ -496,11 +495,14 @@ def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
     when the answer never says it: an answer listing a command's options, none of them for that
     object, names no setting for it ("" when both are said, or not such a question). The tie-break
     on the word keeps the choice independent of set order."""
-    said = token_set(split_camel(answer_text))
-    for words in (setting_object(question), setting_qualifier(question)):
+    said: set[str] | None = None
+    for words in setting_words(question):
         # the object, then the phrase qualifying it ("… writes the values in double precision")
-        rare = max(words, key=lambda w: (score.weights.get(w, 0.0), w)) if words else ""
-        if rare and rare not in said:
+        if not words:
+            continue
+        rare = max(words, key=lambda w: (score.weights.get(w, 0.0), w))
+        said = token_set(split_camel(answer_text)) if said is None else said
+        if rare not in said:
             return rare
     return ""
 

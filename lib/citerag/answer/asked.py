@@ -514,24 +514,32 @@ def setting_object(question: str) -> tuple[str, ...]:
     asks the setting to do ("sets *the number of attempts* a student gets" → number, attempts,
     student, gets): the answer names the setting only where it says that. Empty for any other
     question, and for "parameter sets does …" (the -s word before an auxiliary is a noun)."""
-    obj = _setting_phrase(question)
-    cut = _OBJECT_END.search(obj)
-    return _content(obj[: cut.start()] if cut else obj)
+    return setting_words(question)[0]
 
 
 def setting_qualifier(question: str) -> tuple[str, ...]:
     """The content words of the phrase qualifying what a `setting_object` question asks the setting
     to do ("writes the values *in double precision*" → double, precision): a setting that writes
     values, but not in that way, is not the one asked for."""
+    return setting_words(question)[1]
+
+
+def setting_words(question: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`setting_object` and `setting_qualifier` of the question, read from one parse."""
     obj = _setting_phrase(question)
+    if not obj:
+        return (), ()
     cut = _OBJECT_END.search(obj)
-    if not cut or not _QUALIFIER.match(obj, cut.start()):
-        return ()
-    end = _OBJECT_END.search(obj, cut.end() - 1)
-    # a name there, or an acronym, scopes the question ("… in Widgetry", "… in TL", "… in RFC 9999");
-    # the lower-case words qualify the doing ("in double precision", "in PPM format": format)
-    words = obj[cut.end(): end.start() if end else len(obj)].split()
-    return _content(" ".join(w for w in words if w.islower() or not w.isalpha()))
+    if not cut:
+        return _content(obj), ()
+    qualifier: tuple[str, ...] = ()
+    if _QUALIFIER.match(obj, cut.start()):
+        end = _OBJECT_END.search(obj, cut.end() - 1)
+        # a name there, or an acronym, scopes the question ("… in Widgetry", "… in TL", "… in RFC
+        # 9999"); the lower-case words qualify the doing ("in double precision", "in PPM format": format)
+        words = obj[cut.end(): end.start() if end else len(obj)].split()
+        qualifier = _content(" ".join(w for w in words if w.islower() or not w.isalpha()))
+    return _content(obj[: cut.start()]), qualifier
 
 
 def _setting_phrase(question: str) -> str:

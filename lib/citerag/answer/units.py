@@ -172,13 +172,7 @@ def units(ev: Evidence) -> list[Unit]:
             # paragraph) the one before, or the next item of that list.
             # (A displayed equation or code between two items does not end the list, nor do up to two
             # lines read as nothing, a page's running title among them.)
-            prose = [u for u in out if u.kind != "code"]
-            said_in = {u.block for u in prose}
-            near = {block, block - 1}
-            while min(near) not in said_in and min(near) > block - 4:
-                near.add(min(near) - 1)
-            item = bool(_BULLET.match(ln)) and bool(prose) and prose[-1].block in near and (
-                prose[-1].item or bool(_ANNOUNCES.search(prose[-1].text)))
+            item = bool(_BULLET.match(ln)) and _continues_list(out, block)
             # drop the item's mark only: an option's own dashes stay ("- --dist-margin d sets …")
             said = split_prose(_MARK.sub("", _BULLET.sub("", ln, count=1) if item else ln, count=1).strip())
             if said and re.fullmatch(r"\d{1,2}[.)]", said[0]):
@@ -217,6 +211,19 @@ def units(ev: Evidence) -> list[Unit]:
                     for acronym, expansion in spelled_acronyms(s):
                         add(f"{acronym}: {expansion}", "definition")
     return out
+
+
+def _continues_list(out: list[Unit], block: int) -> bool:
+    """The last prose unit before paragraph `block` announces a list or is an item of one, and
+    only code or up to two paragraphs read as nothing lie between (see `units`)."""
+    last = next((u for u in reversed(out) if u.kind != "code"), None)
+    if last is None:
+        return False
+    said_in = {u.block for u in out if u.kind != "code"}
+    near = {block, block - 1}
+    while min(near) not in said_in and min(near) > block - 4:
+        near.add(min(near) - 1)
+    return last.block in near and (last.item or bool(_ANNOUNCES.search(last.text)))
 
 
 # A call signature on a line of its own: "Sheet.drawEdge(pen)", "page.setInk(name, size)".
@@ -372,9 +379,10 @@ def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
         # an item may run to several sentences: the window and the count go by items, not units
         limit = max(max_follow, _ITEM_SENTENCES * count)
         spent = 0
+        announced = listing  # some unit of the chain announces a list
         for nxt in all_units[i + 1: i + 1 + limit + _LIST_ITEMS]:
             # (the list may be announced by a unit the passage reached: "X supplies … . They are:")
-            listed = listing or (chain[-1].item and any(announces(c) for c in chain))
+            listed = listing or (chain[-1].item and announced)
             if not (continues(chain[-1], nxt) or (listing and continues(u, nxt)) or
                     (listed and nxt.item and chain[-1].item and nxt.key == u.key
                      and (len(nxt.text.split()) <= _SHORT_ITEM
@@ -383,8 +391,9 @@ def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
             chain.append(nxt)
             # a name listed after an announcement in the passage ("They are:" then "- Box", "- Ring",
             # …) costs nothing of the window: the list is read whole
-            free = nxt.item and len(nxt.text.split()) <= _NAME_ITEM and any(announces(c) for c in chain[:-1])
+            free = nxt.item and len(nxt.text.split()) <= _NAME_ITEM and announced
             spent += 0 if free else 1
+            announced = announced or announces(nxt)
             if spent >= limit:
                 break
         out.append(Passage(chain))

@@ -71,6 +71,11 @@ def doc_hints(q: QueryAnalysis, name_docs: dict[str, str]) -> dict[str, float]:
     return hints
 
 
+def in_references(chunk: Chunk) -> bool:
+    """The chunk is part of a document's references list (its own section title says so)."""
+    return bool(chunk.heading_path) and chunk.heading_path[-1].lower() == "references"
+
+
 def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float,
              hints: dict[str, float], heading_identifiers: bool = False,
              identifier_weights: dict[str, float] | None = None,
@@ -118,10 +123,10 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     # of the list without quotes (`phrases`: a rare run of its words the chunk holds verbatim).
     # (Checked only on such a chunk: this runs for every candidate of every query. Elsewhere such a
     # run is often a document's own title or a heading, and counting it as quoted lost answers.)
-    section = chunk.heading_path[-1].lower() if chunk.heading_path else ""
-    cited_list = bool(boiler) and section == "references" and (q.asks_cited or holds_any(phrases, chunk.text))
+    references = in_references(chunk)
+    cited_list = bool(boiler) and references and (q.asks_cited or holds_any(phrases, chunk.text))
     # ... nor in a contents list when the question asks which section covers something.
-    contents = bool(boiler) and section != "references" and q.asks_location
+    contents = bool(boiler) and not references and q.asks_location
     f["boilerplate"] = 0.0 if f["quoted"] or cited_list or contents else boiler
     return f
 

@@ -141,14 +141,18 @@ class Retriever:
         return [ids[i] for i in found[:depth]]
 
     def verbatim_runs(self, query: str, candidates: list[str], allowed: np.ndarray | None) -> tuple[str, ...]:
-        """The question's longest runs of words (`word_runs`) that a candidate writes verbatim and
-        that at most `verbatim_max_chunks` chunks write: a title or name the question writes
-        without quotes. A references list holding one loses its boilerplate penalty in the
-        rerank, so the entry of a title asked about is not lost."""
+        """The question's longest runs of words (`word_runs`) that a candidate of a references
+        list writes verbatim and that at most `verbatim_max_chunks` chunks write: a cited title
+        the question writes without quotes. Such a list chunk loses its boilerplate penalty in the
+        rerank, so the entry of a title asked about is not lost. Only the pool's reference-list
+        chunks are read, and a pool without one (most queries) costs nothing."""
         p = self.p
         if p.verbatim_words <= 0:
             return ()
-        texts = [self.store.by_id[c].text for c in candidates]
+        chunks = [self.store.by_id[c] for c in candidates]
+        texts = [c.text for c in chunks if rerank.in_references(c)]
+        if not texts:
+            return ()
         chosen: list[str] = []
         for run in word_runs(query, p.verbatim_words):
             if any(run in c for c in chosen) or not any(holds_any((run,), t) for t in texts):
