@@ -200,6 +200,11 @@ def test_router(decider, user, history, route):
     # the relative "that" of "the values that X unpacks" points back at nothing
     ("and are the values that RowDecode unpacks always in range?", "What does RowEncode do in the codec?", "",
      ["the values that RowDecode unpacks"]),
+    # a question may open on any preposition ("over what range …"); a participle with its own
+    # preposition ("data stored in a file") ends the phrase carried for "that example"
+    ("and over what range is the grid set to run in that example?",
+     "How do I contour pre-gridded data stored in a file?", "",
+     ["over what range is the grid set to run in the pre-gridded data example"]),
 ])
 def test_rewriter_carries_the_entities(decider, user, prev, answer, must):
     rw = decider.rewrite(user, [_turn(prev, answer=answer)])

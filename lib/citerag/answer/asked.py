@@ -168,12 +168,13 @@ def states_a_default(text: str) -> bool:
     return bool(_STATES_DEFAULT.search(text))
 
 
+# Prepositions that may open a question ("over which range …", "in what year …"), as an alternation.
+PREPOSITION_ALTERNATION = ("in|on|for|at|from|by|to|with|through|via|under|into|about|during|after|before|over|of|"
+                           "against|between|within|across")
 # A question's parts are joined by "and"/"also"/";" before a new question word.
-_PREPOSITION = r"in|on|for|at|from|by|to|with|through|via|under|into|about|during|after|before|over|of|against|" \
-               r"between|within"
 _PART_SPLIT = re.compile(
     r"\s*(?:,?\s+and\s+(?:also\s+)?|;\s*|\?\s+)"
-    rf"(?=(?:(?:{_PREPOSITION}) (?:what|which)\b|what|which|how|why|when|where|who|whom|whose|is|are|"
+    rf"(?=(?:(?:{PREPOSITION_ALTERNATION}) (?:what|which)\b|what|which|how|why|when|where|who|whom|whose|is|are|"
     r"does|do|did|can|should|must|say|list|give|"
     r"name|explain|state)\b)", re.I)
 # Numbers, years and document numbers ("2031", "9.7", "800-208").

@@ -24,7 +24,7 @@ from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from citerag.answer.answerer import written_compound
-from citerag.answer.asked import asked_heads, past_form
+from citerag.answer.asked import PREPOSITION_ALTERNATION, asked_heads, past_form
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
@@ -50,8 +50,9 @@ _CONNECTOR = re.compile(
     r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?:for\s+)?|^\s*(?:and|also|same)\s+(?:for|with)\s+"
     r"|^\s*(?:and|also)\s+|^\s*(?:for|with)\s+(?=\S)", re.I)
 _QUESTION = re.compile(
-    r"^\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+(?:what|which|whom|whose)\b|what|which|how|when|why|where|who|whom|whose|is|are|was|were|does|do|did|can|could|should|may|must"
-    r"|will|would|has|have|list|name|describe|explain|give|define|summari[sz]e|compare|show|tell)\b", re.I)
+    rf"^\s*(?:(?:{PREPOSITION_ALTERNATION})\s+(?:what|which|whom|whose)\b|what|which|how|when|why|where|who|whom"
+    r"|whose|is|are|was|were|does|do|did|can|could|should|may|must|will|would|has|have|list|name|describe"
+    r"|explain|give|define|summari[sz]e|compare|show|tell)\b", re.I)
 # A follow-up that only adds a condition to the previous question ("and if it is stored by columns?").
 # "when" opens a condition ("and when it is SHA-512?"), unless an auxiliary follows: then it asks
 # a question of its own ("when will that organization publish it?")
@@ -87,6 +88,14 @@ _WHAT_X_DOES = re.compile(r"^\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+)?(?:wh
                           r"has|have|had)\s+(?!(?:i|we|you|one)\b)", re.I)
 # Words that may open the subject after the auxiliary ("does *the* guide recommend")
 _SUBJECT_START = frozenset("the a an its their this that these those most many some each every all any both".split())
+
+
+def _reduced_relative(toks: list[str], i: int) -> bool:
+    """A participle opening a clause after a noun ("data *stored* in a file", "keys *derived* from
+    it"): it ends the noun phrase, though it is no stopword."""
+    w = toks[i]
+    return (w.isalpha() and w.islower() and past_form(w) and i + 1 < len(toks)
+            and re.fullmatch(PREPOSITION_ALTERNATION, toks[i + 1].lower()) is not None)
 
 
 def _ends_on_verb(body: str) -> bool:
@@ -387,7 +396,7 @@ class Decider:
         # part of X's phrase
         subject = lo == idx and idx > 0 and toks[idx - 1].lower() in AUXILIARIES
         while (not subject and hi + 1 < len(toks) and self._in_phrase(toks[hi + 1])
-               and not toks[hi].endswith((",", ":", ";"))):
+               and not toks[hi].endswith((",", ":", ";")) and not _reduced_relative(toks, hi + 1)):
             hi += 1
         return " ".join(t.strip(",;:()") for t in toks[lo: hi + 1])
 
