@@ -100,6 +100,27 @@ def test_respace_spaces_glued_runs_as_the_plain_text_writes_them():
     assert out.endswith("the message theme the message") and respace("sizeset5x", plain) == "sizeset5x"
 
 
+def test_glued_prose_is_respaced_and_rejoined_but_code_lines_only_when_asked():
+    """A license printed in a typewriter font came out as fenced lines of glued words
+    ("Thisprogramisfreesoftware;youcan"): unreadable, unsearchable. A run that reads as a sentence
+    (five words or more, two function words, no character of code) is re-spaced always; on a
+    page whose glued runs are mostly such prose, every run is, its fences go and its lines join
+    into paragraphs. A command line has no function word: it stays glued unless asked."""
+    from citerag.build.ingest import prose_run, respace
+
+    plain = ("This program is free software; you can\nredistribute it under the terms\nof the License.\n"
+             "If the program is interactive, make it\noutput a notice.\nset y axis name horizontal\n")
+    layout = ("```\nThisprogramisfreesoftware;youcan\nredistributeitundertheterms\nofthe License.\n```\n\n"
+              "```\nIftheprogramisinteractive,makeit\noutputa notice.\n```")
+    out = respace(layout, plain, prose_only=True)
+    assert "```" not in out and "This program is free software; you can redistribute it under the terms of the " \
+        "License." in out and "If the program is interactive, make it output a notice." in out, out
+    code = "```\nsetyaxisnamehorizontal\nIftheprogramisinteractive,makeit\n```"
+    assert respace(code, plain, prose_only=True) == "```\nsetyaxisnamehorizontal\nIf the program is interactive, make it\n```"
+    assert "set y axis name horizontal" in respace(code, plain)
+    assert not prose_run("set y axis name horizontal".split()) and not prose_run("open a.dat # read the file".split())
+
+
 def test_layout_extraction_of_glued_code_is_respaced_only_when_asked():
     """Gri's manual sets its code examples in a monospaced font whose spaces the layout extractor
     drops ("setxsize5"); `ingest.respace` restores them from the page's plain text."""

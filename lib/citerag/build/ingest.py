@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from citerag.build.workers import layout_sessions, one_thread_per_worker
 from citerag.core.params import IngestParams
+from citerag.text.tokenize import function_words
 
 if TYPE_CHECKING:
     import pymupdf
@@ -104,22 +105,34 @@ def _extract_layout(doc: pymupdf.Document, image: bool = True, respaced: bool = 
         chunks = pymupdf4llm.to_markdown(
             doc, page_chunks=True, show_progress=False, use_ocr=OCRMode.NEVER
         )
-    if not respaced:
-        return [c["text"] for c in chunks]
-    # The layout extractor drops the spaces of some monospaced text ("savefileas2" for "save file
-    # as 2"); the page's plain text has them.
-    return [respace(c["text"], page.get_text()) for c, page in zip(chunks, doc)]
+    # The layout extractor drops the spaces of monospaced text ("savefileas2" for "save file
+    # as 2"); the page's plain text has them. Glued prose is always re-spaced, glued code on request.
+    return [respace(c["text"], page.get_text(), prose_only=not respaced) for c, page in zip(chunks, doc)]
 
 
 # A run this long without a space may be words the extraction glued together.
 _RUN = re.compile(r"\S{6,}")
+# Characters of code, not of prose: a run holding one is a line of code (or a comment in one).
+_CODE_CHARS = re.compile(r"[\d#=_\\/<>{}\[\]|*@$%^&+~]")
 
 
-def respace(layout: str, plain: str) -> str:
+def prose_run(words: list[str]) -> bool:
+    """Glued words that read as a sentence of prose (a license printed in a typewriter font):
+    five words or more, two of them function words, no character of code. A command line
+    ("set y axis name horizontal") has no function word."""
+    fw = function_words()
+    return (len(words) >= 5 and not any(_CODE_CHARS.search(w) for w in words)
+            and sum(w.strip(".,;:()'\"‘’“”").lower() in fw for w in words) >= 2)
+
+
+def respace(layout: str, plain: str, prose_only: bool = False) -> str:
     """The layout text with each glued run of words ("#Openthelogfilefirst;") spaced as the
     plain text of the same page writes it. A run counts as glued when the plain text never
     writes it as one word but writes it as consecutive whole words: it must start and end at word
-    boundaries there, so a real word ("theme") never matches across two ("the message")."""
+    boundaries there, so a real word ("theme") never matches across two ("the message").
+    `prose_only`: only runs that read as prose (`prose_run`), or every run of a page whose glued
+    runs are mostly prose (the short lines of a glued paragraph, "redistributeit"); lines of code
+    stay glued, as the opt-in full re-spacing measured a small loss on the seen pools."""
     words = [unicodedata.normalize("NFKC", w) for w in plain.split()]
     known = set(words)
     starts: dict[int, int] = {}
@@ -131,19 +144,41 @@ def respace(layout: str, plain: str) -> str:
         ends[pos] = i
     stream = "".join(words)
 
-    def spaced(m: re.Match) -> str:
+    def found(m: re.Match) -> list[str] | None:
+        """The plain text's words a glued run stands for (None: not a glued run)."""
         run = unicodedata.normalize("NFKC", m.group(0))
         if run in known:
-            return m.group(0)
+            return None
         i = stream.find(run)
         while i >= 0:
             j = i + len(run)
             if i in starts and j in ends and ends[j] > starts[i]:
-                return " ".join(words[starts[i]:ends[j] + 1])
+                return words[starts[i]:ends[j] + 1]
             i = stream.find(run, i + 1)
-        return m.group(0)
+        return None
 
-    return _RUN.sub(spaced, layout)
+    runs = {m.start(): f for m in _RUN.finditer(layout) if (f := found(m))}
+    prose = {at for at, f in runs.items() if prose_run(f)}
+    glued_prose = 2 * len(prose) > len(runs)
+    if not prose_only or glued_prose:
+        prose = set(runs)
+    text = _RUN.sub(lambda m: " ".join(runs[m.start()]) if m.start() in prose else m.group(0), layout)
+    if not (glued_prose and prose):
+        return text
+    # a page of glued prose was read as code: its short runs ("ofthe") are words glued too, its
+    # fences go, its paragraphs are joined again
+    text = _SHORT_RUN.sub(lambda m: " ".join(found(m) or [m.group(0)]), text)
+    return _LINE_IN_PARAGRAPH.sub(" ", _FENCE.sub("", text))
+
+
+# Runs too short to be taken for glued words on any page ("ofthe", "isit").
+_SHORT_RUN = re.compile(r"(?<!\S)\S{4,5}(?!\S)")
+
+
+# A code fence line of the layout markdown.
+_FENCE = re.compile(r"^[ \t]*```[^\n]*$", re.M)
+# A line break inside a paragraph: not after a colon, not before a numbered or bulleted line.
+_LINE_IN_PARAGRAPH = re.compile(r"(?<=[^\s:])[ \t]*\n(?![ \t]*(?:\n|\d+[.)]\s|[-*•]\s|#))")
 
 
 def _extract_text(doc: pymupdf.Document) -> list[str]:

@@ -50,7 +50,7 @@ class StageResult:
 # that stage's artifacts (a params-only key would silently serve stale chunks).
 STAGE_CODE: dict[str, tuple[str, ...]] = {
     "knowledge": ("build/knowledge.py", "build/profile.py", "text/patterns.py"),
-    "ingest": ("build/ingest.py",),
+    "ingest": ("build/ingest.py", "text/tokenize.py"),
     "chunk": ("build/clean.py", "build/chunk.py", "text/patterns.py", "text/sentences.py"),
     "index": ("build/index/embed.py", "build/index/chroma.py", "build/index/bm25.py", "text/tokenize.py",
               "build/pipeline.py"),

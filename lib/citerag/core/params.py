@@ -67,7 +67,8 @@ class IngestParams(_Section):
     # takes about a third of the time.
     layout_image: bool = True
     # layout only: re-space runs of words the layout extractor glued together in monospaced code
-    # ("savefileas2" → "save file as 2") from the page's plain text. Opt-in: code examples become
+    # ("savefileas2" → "save file as 2") from the page's plain text (glued prose, a run that reads
+    # as a sentence, is re-spaced either way: `ingest.prose_run`). Opt-in: code examples become
     # retrievable (code questions R@8 0.43 → 0.79) but the seen question pools lose a little
     # (README, "Measured and dropped").
     respace: bool = False
