@@ -469,6 +469,8 @@ def test_an_absent_word_naming_the_kind_of_thing_refuses_however_well_the_rest_m
     assert modifying("How many signatures can a pilot verify per flight?", ["pilot"]) == []
     assert modifying("How many bytes does the hash output?", ["many"]) == []
     assert modifying("Which class draws bar charts with a glossy finish?", ["glossy"]) == ["glossy"]
+    # a participle with its preposition after the head ends the phrase as a preposition does
+    assert modifying("What is the vendor's fax number given in the notice?", ["fax"]) == ["fax"]
     from citerag.text.tokenize import tokenize
 
     ev = [_ev("c1", "The draw curve command draws a plot of the columns read so far.")]
@@ -1065,3 +1067,25 @@ def test_a_signature_on_its_own_line_is_the_subject_of_the_description_under_it(
     idf = {"sheet": 1.0, "method": 1.0, "draw": 3.0, "edge": 4.0, "debugging": 3.0, "drawedge": 5.0}
     ans = answer_from_evidence(q, [ev], AnswerParams(), idf, set(idf) | {"pen", "rectangle", "fill", "split"})
     assert not ans.refused and "Sheet.drawEdge(pen)" in ans.answer, (ans.notes, ans.answer)
+
+
+def test_a_definition_of_a_neighbouring_term_does_not_define_the_term_asked():
+    """"How does the glossary define post-quantum key wrapping?" was answered with the glossary's
+    "key wrapping: …" entry, and "… a quantum random number generator?" with another entry that
+    shares one word: a definition states the term it defines, so one answer sentence must hold
+    all of the term's words."""
+    from citerag.answer.asked import defined_term
+
+    assert defined_term("How does the glossary define post-quantum key wrapping?") == (
+        "post-quantum", "post", "quantum", "key", "wrapping")
+    assert defined_term("How is a salt defined in DOC 7?") == ("salt",)
+    assert defined_term("What is the definition of a nonce, according to DOC 7?") == ("nonce",)
+    assert defined_term("How is a salt used?") == () and defined_term("Which example defines category 1?") == ()
+    ev = [_ev("c1", "Key wrapping: A method of protecting secret keying material that provides both "
+                    "confidentiality and integrity protection."),
+          _ev("c2", "Quantum computer: A computer that exploits quantum effects. A post-quantum scheme resists "
+                    "attacks by one.")]
+    r = _parts_answer("How does the glossary define post-quantum key wrapping?", ev)
+    assert r.refused and r.refusal_reason == "focus_not_stated" and r.unstated, r.answer
+    r = _parts_answer("How does the glossary define key wrapping?", ev)
+    assert not r.refused and "protecting secret keying material" in r.answer, (r.answer, r.notes)

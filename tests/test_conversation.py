@@ -205,6 +205,11 @@ def test_router(decider, user, history, route):
     ("and over what range is the grid set to run in that example?",
      "How do I contour pre-gridded data stored in a file?", "",
      ["over what range is the grid set to run in the pre-gridded data example"]),
+    # after a definition question a bare noun phrase takes the whole defined term's place, and a
+    # bare document name the document's
+    ("and an identifier?", "How does SP 800-227 define keying material?", "",
+     ["How does SP 800-227 define an identifier"]),
+    ("and in FIPS 204?", "How does FIPS 203 define keying material?", "", ["How does FIPS 204 define keying material"]),
 ])
 def test_rewriter_carries_the_entities(decider, user, prev, answer, must):
     rw = decider.rewrite(user, [_turn(prev, answer=answer)])

@@ -18,6 +18,7 @@ from citerag.answer.asked import (
     asked,
     asked_actions,
     asked_heads,
+    defined_term,
     ends_in_s,
     focus_terms,
     head_stated,
@@ -28,7 +29,14 @@ from citerag.answer.asked import (
     unshown_quantities,
     unstated_ordinals,
 )
-from citerag.answer.citations import REFUSAL, SentenceCheck, check_citations, parse_keys, strip_citations
+from citerag.answer.citations import (
+    REFUSAL,
+    SentenceCheck,
+    check_citations,
+    parse_keys,
+    split_sentences,
+    strip_citations,
+)
 from citerag.answer.conflicts import find_conflicts
 from citerag.answer.evidence import Evidence, support_score
 from citerag.answer.extractive import Draft, compose
@@ -380,8 +388,9 @@ def _extractive(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], par
 # Closed-class words that come before a noun without naming a kind of it ("how many bytes").
 _QUANTIFIERS = frozenset("many much few fewer several more most less least other another each every some any "
                          "all both either neither enough such".split())
-# Where a noun phrase ends: the question's end, punctuation or a preposition.
-_PHRASE_END = r"\s*(?:[?.!,;:]|$|(?:in|on|for|with|of|to|from|by|at|into|under|over)\b)"
+# Where a noun phrase ends: the question's end, punctuation, a preposition, or a participle with its
+# preposition ("… number *given in* X" opens a clause after the phrase).
+_PHRASE_END = r"\s*(?:[?.!,;:]|$|(?:[a-z]+(?:ed|en)\s+)?(?:in|on|for|with|of|to|from|by|at|into|under|over)\b)"
 
 
 def modifying(question: str, absent: list[str]) -> list[str]:
@@ -523,6 +532,12 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision,
                           unstated=missing)
+        term = defined_term(qa.text)
+        if term and not any(set(term) <= token_set(split_camel(s))
+                            for s in split_sentences(strip_citations(ans.answer))):
+            return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
+                          [*ans.notes, f"no answer sentence states the term asked to define: {' '.join(term)}"],
+                          decision, unstated=[" ".join(term)])
         unsaid = unsaid_setting(qa.text, ans.answer, score)
         if unsaid:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,

@@ -42,7 +42,15 @@ from citerag.text.patterns import (
     quoted_phrases,
 )
 from citerag.text.sentences import split_cited
-from citerag.text.tokenize import AUXILIARIES, STOPWORDS, function_words, stem, token_set
+from citerag.text.tokenize import (
+    AUXILIARIES,
+    AUXILIARY_ALTERNATION,
+    STOPWORDS,
+    function_words,
+    stem,
+    token_set,
+    tokenize,
+)
 
 # "per second", "per year": a rate's or a frequency's unit of time
 _PER_TIME = r"\bper (?:second|minute|hour|day|week|month|year)\b"
@@ -494,20 +502,23 @@ def past_form(low: str) -> bool:
 
 
 # "Which option of X sets the Y?", "Which chart property draws Z?", "Which command prints …?": a
-# setting or a command asked for by what it does. The kinds are the nouns naming one (not "method",
-# which changed nothing on the seen pools, nor "function": a standard's functions are asked for by
-# what they compute, and a lost correct answer there costs more than a list answer); the verb
-# is the first word in -s after the kind and its "of X" (up to three words); the object runs to a
-# preposition, a relative or an -ing form.
+# setting or a command asked for by what it does. The kinds are the nouns naming one (not "method":
+# "which method lists the widgets of a panel …" is answered by "their listWidgets() method", the
+# object's "of X" left to a pronoun; nor "function": a standard's functions are asked for by what
+# they compute, and a lost correct answer there costs more than a list answer). The verb is the
+# first word in -s after the kind and its "of X" (up to three words; not a noun after an article,
+# "of the panel draws", nor one in -ss, "the Foo class sets"); the object runs to a preposition, a
+# relative or an -ing form.
 _SETTING_ASKED = re.compile(
-    r"^(?:which|what)\s+(?:[\w'\\.-]+\s+){0,3}?"
+    rf"^(?:which|what)\s+(?!(?:{AUXILIARY_ALTERNATION})\b)(?:[\w'\\.-]+\s+){{0,3}}?"
     r"(?:option|property|attribute|flag|parameter|argument|setting|keyword|command)s?\b"
-    r"(?:\s+(?:of|in|for)(?:\s+\S+){1,4}?)?\s+([a-z]+s)\s+(.+?)\s*\??$", re.I)
-_OBJECT_END = re.compile(r"\s(?:for|in|on|with|when|if|to|that|which|who|whose|whom|where|so|into)\s|\s\w+ing\b",
-                         re.I)
+    r"(?:\s+(?:of|in|for)(?:\s+\S+){1,4}?)?\s+(?<!\bthe\s)(?<!\ba\s)(?<!\ban\s)([a-z]+s)(?<!ss)\s+(.+?)\s*\??$", re.I)
+_OBJECT_END = re.compile(r"\s(?:for|in|on|at|with|when|if|to|that|which|who|whose|whom|where|so|into|along|across|"
+                         r"around|through|onto|over)\s|\s\w+ing\b", re.I)
 # The phrase qualifying the object ("writes the values *in double precision*") runs from one of these
 # to the next end.
-_QUALIFIER = re.compile(r"\s(?:in|on|with|to|into)\s", re.I)
+_QUALIFIER = re.compile(r"\s(?:in|on(?!\s+(?:or|and)\s+off\b)|with|to|into|along|across|around|through|onto|over)\s",
+                        re.I)  # ("turns X on or off": a particle, no qualifier)
 
 
 def setting_object(question: str) -> tuple[str, ...]:
@@ -632,6 +643,31 @@ def _names_word(word: str, words: frozenset[str]) -> bool:
     """The word, in one of its spellings ("colour" is "color"), among a text's tokens; code writes
     compounds in camelCase, so the tokens are taken with camelCase split ("fontName" names a name)."""
     return any(token_set(v) & words for v in spellings(word.lower()))
+
+
+# "How does X define Y?", "How is Y defined?", "What is the definition of Y?": Y is the term defined,
+# up to a scope ("according to …", "in FIPS 1", "in the glossary"), a comma or a second part.
+_DEFINED = re.compile(r"\b(?:how\s+(?:does|do|did)\s+.+?\s+define|what\s+is\s+the\s+definition\s+of|how\s+(?:is|are))"
+                      r"\s+((?:an?\s+|the\s+)?.+?)(?:\s+defined)?(?=\?|,|\s+and\s|\s+according\b"
+                      r"|\s+in\s+(?:the\s+)?(?:[A-Z]|glossary)|$)", re.I)
+
+
+def defined_span(question: str) -> tuple[int, int] | None:
+    """Where a definition question names the term it asks to define, with its article (None: no
+    such question)."""
+    m = _DEFINED.search(question)
+    return m.span(1) if m and re.search(r"\bdefin", question, re.I) else None
+
+
+def defined_term(question: str) -> tuple[str, ...]:
+    """The content words of the term a definition question asks about ("quantum random number
+    generator"): a definition states the term it defines, so one sentence of the answer must hold
+    them all; a definition of a neighbour ("key wrapping" for "post-quantum key wrapping") is not
+    one of the term asked."""
+    span = defined_span(question)
+    if span is None:
+        return ()
+    return tuple(t for t in dict.fromkeys(tokenize(question[span[0]:span[1]])) if t not in STOPWORDS)
 
 
 def split_parts(question: str) -> list[str]:

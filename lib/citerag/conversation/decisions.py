@@ -24,7 +24,7 @@ from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from citerag.answer.answerer import written_compound
-from citerag.answer.asked import PREPOSITION_ALTERNATION, asked_heads, past_form
+from citerag.answer.asked import PREPOSITION_ALTERNATION, asked_heads, defined_span, past_form
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
@@ -552,6 +552,9 @@ class Decider:
                 return self._replace_pronouns(named_before, f)
             return self._template(frag, prev_q, f)
         if not question:
+            swapped = self._swap_document(prev_q, frag) or self._swap_defined(prev_q, frag)
+            if swapped is not None:
+                return swapped
             words = [w for w in _words(frag) if w.lower() not in STOPWORDS]
             if len(words) == 1 and len(frag.split()) <= 2:
                 return (self._swap_marked(prev_q, frag.split()[-1]) or self._swap_kin(prev_q, words[0])
@@ -783,6 +786,33 @@ class Decider:
         q = re.sub(rf"(?:\b[A-Z][a-z]+ \d+\s+)?(?<![\w-]){re.escape(old)}(?![\w-])", lambda _m: word, prev_q,
                    count=1)
         return Rewrite(q.rstrip(" ?") + "?", [word], method)
+
+    def _swap_document(self, prev_q: str, frag: str) -> Rewrite | None:
+        """A fragment naming only a document ("and in DOC 2?") asks the previous question of that
+        document: it takes the place of the one the question named, or scopes it."""
+        docs = self.know.doc_mentions(frag)
+        if not docs:
+            return None
+        rest = frag
+        for found, _ in docs:
+            rest = rest.replace(found, " ")
+        if re.sub(rf"\b(?:{PREPOSITION_ALTERNATION}|the|a|an|also)\b|['’]s\b", " ", rest, flags=re.I).strip(" ,.?"):
+            return None
+        new = docs[0][0]
+        old = self.know.doc_mentions(prev_q)
+        q = prev_q.replace(old[0][0], new, 1) if old else f"{prev_q.rstrip(' ?')} in {new}?"
+        return Rewrite(q if q.endswith("?") else q + "?", [new], "swap_document")
+
+    def _swap_defined(self, prev_q: str, frag: str) -> Rewrite | None:
+        """After "How does X define a widget key?", a bare noun phrase ("and a gadget?") asks the
+        same of that phrase: it takes the whole defined term's place, not its last word's (a
+        phrase opening on a preposition or naming a document, "and in DOC 2?", is a new scope)."""
+        span = defined_span(prev_q)
+        np_ = frag.strip()
+        if (span is None or not np_ or pronouns(np_) or len(np_.split()) > 6
+                or re.match(rf"(?:{PREPOSITION_ALTERNATION})\b", np_, re.I) or self.know.doc_mentions(np_)):
+            return None
+        return Rewrite(f"{prev_q[:span[0]]}{np_}{prev_q[span[1]:]}", [np_], "swap_defined")
 
     def _swap_last_word(self, prev_q: str, word: str) -> Rewrite:
         toks = prev_q.rstrip(" ?").split()
