@@ -471,6 +471,8 @@ def test_an_absent_word_naming_the_kind_of_thing_refuses_however_well_the_rest_m
     assert modifying("Which class draws bar charts with a glossy finish?", ["glossy"]) == ["glossy"]
     # a participle with its preposition after the head ends the phrase as a preposition does
     assert modifying("What is the vendor's fax number given in the notice?", ["fax"]) == ["fax"]
+    # ... and so does the auxiliary after a which/what phrase
+    assert modifying("Which port number does the protocol use?", ["port"]) == ["port"]
     from citerag.text.tokenize import tokenize
 
     ev = [_ev("c1", "The draw curve command draws a plot of the columns read so far.")]

@@ -210,6 +210,10 @@ def test_router(decider, user, history, route):
     ("and an identifier?", "How does SP 800-227 define keying material?", "",
      ["How does SP 800-227 define an identifier"]),
     ("and in FIPS 204?", "How does FIPS 203 define keying material?", "", ["How does FIPS 204 define keying material"]),
+    # a follow-up opening with its scope is still a question of its own, not a sibling to swap in
+    ("and in the static-ephemeral example, which party is authenticated?",
+     "Which kind of authentication does the protocol use, according to SP 800-227?", "",
+     ["in the static-ephemeral example, which party is authenticated"]),
 ])
 def test_rewriter_carries_the_entities(decider, user, prev, answer, must):
     rw = decider.rewrite(user, [_turn(prev, answer=answer)])

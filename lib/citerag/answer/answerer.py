@@ -46,7 +46,14 @@ from citerag.retrieval.query import QueryAnalysis
 from citerag.text.inflect import ENDINGS, IRREGULAR, bases, hyphenations, spellings, split_camel
 from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
-from citerag.text.tokenize import QUESTION_FRAME, STOPWORDS, function_words, token_set, tokenize
+from citerag.text.tokenize import (
+    AUXILIARY_ALTERNATION,
+    QUESTION_FRAME,
+    STOPWORDS,
+    function_words,
+    token_set,
+    tokenize,
+)
 
 # A word of the question: letters first ("WG-KX.KeyGen", "multi-line"), or digits then letters ("5G").
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]{3,}|(?<![\w.-])\d+[A-Za-z][A-Za-z0-9]*\b")
@@ -388,9 +395,11 @@ def _extractive(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], par
 # Closed-class words that come before a noun without naming a kind of it ("how many bytes").
 _QUANTIFIERS = frozenset("many much few fewer several more most less least other another each every some any "
                          "all both either neither enough such".split())
-# Where a noun phrase ends: the question's end, punctuation, a preposition, or a participle with its
-# preposition ("… number *given in* X" opens a clause after the phrase).
-_PHRASE_END = r"\s*(?:[?.!,;:]|$|(?:[a-z]+(?:ed|en)\s+)?(?:in|on|for|with|of|to|from|by|at|into|under|over)\b)"
+# Where a noun phrase ends: the question's end, punctuation, a preposition, a participle with its
+# preposition ("… number *given in* X" opens a clause after the phrase), or the auxiliary after a
+# which/what phrase ("which port number *does* X use").
+_PHRASE_END = (r"\s*(?:[?.!,;:]|$|(?:[a-z]+(?:ed|en)\s+)?(?:in|on|for|with|of|to|from|by|at|into|under|over)\b"
+               rf"|(?:{AUXILIARY_ALTERNATION})\b)")
 
 
 def modifying(question: str, absent: list[str]) -> list[str]:

@@ -24,7 +24,7 @@ from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from citerag.answer.answerer import written_compound
-from citerag.answer.asked import PREPOSITION_ALTERNATION, asked_heads, defined_span, past_form
+from citerag.answer.asked import PREPOSITION_ALTERNATION, asked_heads, defined_span, leading_scope, past_form
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
@@ -502,7 +502,9 @@ class Decider:
         f = self._focus_back(answered)
         frag = strip_connector(user).rstrip(" ?")
         ids = specific_identifiers(frag, self.know)
-        question = bool(_QUESTION.match(frag))
+        # "in the second example, which party …?": a question after the scope it opens with
+        scope = leading_scope(frag)
+        question = bool(_QUESTION.match(frag[len(scope):].lstrip(" ,") if scope else frag))
         if _WHICH_ONE.search(frag) and _COMPARATIVE.search(frag):
             return self._comparison(frag, answered)
         named = name_one(frag, prev_q)
