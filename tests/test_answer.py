@@ -745,6 +745,12 @@ def test_the_asked_thing_of_a_phrase_whose_verb_is_a_guess():
     (schemes,) = asked_heads("Which two hash-based signature schemes does the standard use as components?")
     assert schemes.word == "schemes"
     assert asked_heads("Who found the bug in which two nearly equal color patches came out red?") == ()
+    # an acronym opening the phrase modifies the noun after it: "which XYZ vendors" asks for
+    # vendors, and evidence that names none does not state them (the acronym once ended the phrase)
+    (vendors,) = asked_heads("Which XYZ vendors does the standard approve for signing?")
+    assert (vendors.word, vendors.modifiers) == ("vendors", ("XYZ",))
+    assert not head_stated(vendors, "Signing may run in a validated XYZ module.", "")
+    assert asked_heads("What KEM does the protocol use?") == ()
 
 
 def test_a_date_is_a_year_or_a_month_not_a_word_a_month_begins():
@@ -1091,3 +1097,16 @@ def test_a_definition_of_a_neighbouring_term_does_not_define_the_term_asked():
     assert r.refused and r.refusal_reason == "focus_not_stated" and r.unstated, r.answer
     r = _parts_answer("How does the glossary define key wrapping?", ev)
     assert not r.refused and "protecting secret keying material" in r.answer, (r.answer, r.notes)
+
+
+def test_code_in_braces_is_quoted_exactly():
+    """"What does {calc 3 2 <} test?" was answered from "{calc 3 2 >=}": an expression in braces
+    with a space in it is quoted code, braces and all, so only the passage writing that expression
+    takes the quoted bonus; a macro's argument ("\\mymacro{title}") is no quote."""
+    from citerag.text.patterns import holds_any, query_phrases, quoted_phrases
+
+    assert query_phrases("What does {calc 3 2 <} test, and what does it yield?") == ("{calc 3 2 <}",)
+    assert quoted_phrases("What does \\mymacro{corrected}{title} replace?") == []
+    phrases = query_phrases("What does {calc 3 2 <} test?")
+    assert holds_any(phrases, "{calc 3 2 <} Test whether 2 is less than 3.")
+    assert not holds_any(phrases, "{calc 3 2 <=} Test whether 2 is at most 3.")

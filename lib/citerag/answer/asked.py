@@ -190,6 +190,7 @@ _YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)?(?:-\d+)*(?![\w-])")
 
 
 _WH = re.compile(r"\b(what|which|how many|how much)\s+", re.I)
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
 # Prepositions the tokenizer keeps as words (they carry meaning in a search) that end a noun phrase
 # as "of" does, after its head: "which file ending *besides* .ttf", "which options *except* --x".
 _PREPOSITIONS = frozenset("besides beside except excluding including beyond without among across along around "
@@ -383,7 +384,12 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             low = w.lower()
             if low in _ADVERBS and w == raw:
                 continue  # "what else does X take", "what exactly is the size of X": no noun of its own
-            if (not w or low in AUXILIARIES or low in STOPWORDS or low in _PREPOSITIONS
+            # an acronym opening the phrase before a lower-case noun modifies it ("which ABC vendors")
+            acronym_modifier = (i == 0 and w == raw and _ACRONYM.fullmatch(w) is not None and len(rest) > 1
+                                and rest[1].strip("?,.;:!").isalpha() and rest[1].strip("?,.;:!").islower()
+                                and rest[1].lower() not in AUXILIARIES and rest[1].lower() not in STOPWORDS)
+            if not acronym_modifier and (
+                    not w or low in AUXILIARIES or low in STOPWORDS or low in _PREPOSITIONS
                     or re.search(r"[A-Z0-9]", w[1:]) or (w[:1].isupper() and words)):
                 ended_by = ("aux" if low in AUXILIARIES else "of" if low == "of" or low in _PREPOSITIONS
                             else "function" if low in STOPWORDS else "name")

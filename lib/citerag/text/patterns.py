@@ -138,13 +138,16 @@ def identifiers(text: str) -> list[str]:
 
 # A quoted string in a question: a title, an option value, a message. A straight apostrophe opens
 # a quote only where no letter precedes it and closes one only where no letter follows, so the
-# possessives of "XYZ's sizes … ABC's" are not a quote.
-_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<![\w'])'([^'\n]{2,60}?)'(?![\w'])")
+# possessives of "XYZ's sizes … ABC's" are not a quote. An expression in braces with a space in it
+# ("{calc 3 2 <}") is quoted code, braces and all ("{calc 3 2 <=}" is another one); a macro's
+# argument ("\\mymacro{title}") is not.
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<![\w'])'([^'\n]{2,60}?)'(?![\w'])"
+                     r"|(\{[^{}\n]{0,30}\s[^{}\n]{0,30}\})")
 
 
 def quoted_phrases(text: str) -> list[str]:
     """The quoted strings of a text, in order."""
-    return [m.group(1) or m.group(2) for m in _QUOTED.finditer(text)]
+    return [m.group(1) or m.group(2) or m.group(3) for m in _QUOTED.finditer(text)]
 
 
 @lru_cache(maxsize=1024)
