@@ -1110,3 +1110,21 @@ def test_code_in_braces_is_quoted_exactly():
     phrases = query_phrases("What does {calc 3 2 <} test?")
     assert holds_any(phrases, "{calc 3 2 <} Test whether 2 is less than 3.")
     assert not holds_any(phrases, "{calc 3 2 <=} Test whether 2 is at most 3.")
+
+
+def test_a_scope_by_document_number_weighs_nothing_in_the_term_share():
+    """"What is a KEX, according to XYZ 12?" weighed "according" (a rare word) and the series
+    "XYZ" (an identifier, as written) above "KEX": the passage defining a KEX held a seventh of
+    the question's terms and the loop refused for thin evidence. "according to" frames where the
+    answer is, as the numbered document does."""
+    from citerag.text.terms import Scorer
+
+    from dataclasses import replace
+
+    idf = {"kex": 1.2, "according": 5.0, "xyz": 3.0, "12": 2.0, "scheme": 2.0}
+    # (a corpus's knowledge names the document; here it is given)
+    score = Scorer(replace(analyse("What is a KEX, according to XYZ 12?"), doc_mentions=("XYZ 12",)), idf)
+    assert set(score.weights) == {"kex"}
+    assert score("A KEX is a scheme that establishes a shared key.") == 1.0
+    # without "to" the word is the question's own
+    assert "according" in Scorer(analyse("What does the according field hold?"), idf).weights

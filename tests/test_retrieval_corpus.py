@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -50,6 +51,21 @@ def test_the_phrase_feature_lifts_the_chunk_holding_the_questions_word_pairs(ret
         update={"weights": corpus_params.retrieve.weights.model_copy(update={"phrase": 0.6})})
     assert rank(retriever) <= 10
     assert rank(retriever) < rank(Retriever(retriever.store, weaker))
+
+
+def test_a_definition_question_reaches_the_sentence_defining_its_subject(retriever, corpus_params):
+    """'What is a KEM, according to FIPS 203?': "KEM" is written in most chunks (inside "ML-KEM"),
+    so neither BM25 nor the embedding found the overview's "A KEM is a cryptographic scheme …"
+    in 40 candidates. The definition ranking reads the chunks with a sentence opening by defining
+    the subject; "ML-KEM is a …" (a longer name) is not one."""
+    q = "What is a KEM, according to FIPS 203?"
+    found = retriever.search(q)
+    assert any("A KEM is a cryptographic scheme" in retriever.store.by_id[c].text for c in found.ids())
+    assert all(re.search(r"(?<![\w-])kem is a", retriever.store.by_id[c].text.lower()) is not None
+               for c in found.rankings["defines"])
+    off = corpus_params.retrieve.model_copy(update={"definition_weight": 0.0})
+    ids = Retriever(retriever.store, off).search(q).ids()
+    assert not any("A KEM is a cryptographic scheme" in retriever.store.by_id[c].text for c in ids)
 
 
 def test_filters_restrict_documents_and_pages(retriever):

@@ -187,6 +187,11 @@ class RetrieveParams(_Section):
     # A quoted phrase of two or more words ("'A method for finding …'") ranks the chunks that
     # hold it verbatim, fused like the other rankings; 0 turns it off.
     phrase_weight: float = Field(1.0, ge=0, le=10)
+    # A definition question ("What is a KEX?") also ranks the chunks with a sentence defining its
+    # subject ("A KEX is a …", "KEXs are …"), fused like the other rankings: a subject written in
+    # every chunk (inside longer names) leaves its definition to neither BM25 nor the embedding;
+    # 0 turns it off
+    definition_weight: float = Field(1.0, ge=0, le=10)
     rerank: bool = True
     rerank_depth: int = Field(40, ge=1, le=1000)
     # A run of this many question words or more that a reference-list chunk writes verbatim, and

@@ -140,6 +140,22 @@ class Retriever:
         found.sort(key=lambda i: (-round(float(s[i]), 9), self._tiebreak[ids[i]]))
         return [ids[i] for i in found[:depth]]
 
+    def definition_ranking(self, subject: str, allowed: np.ndarray | None, depth: int) -> list[str]:
+        """Chunks with a sentence that opens by defining the subject ("A KEX is a …", "KEXs are
+        the …"; not "the ML-KEX is", a longer name), by their BM25 score for the subject."""
+        s = " ".join(re.sub(r"^(?:an?|the)\s+", "", subject.lower().strip(" ,;:.?")).split())
+        if not s:
+            return []
+        opening = re.compile(rf"(?:^|[.!?:]\s+|\n\s*)(?:(?:an?|the)\s+)?{re.escape(s)}s?\s+(?:is|are)\s+(?:an?|the)\b",
+                             re.I)
+        ids = self.store.bm25.ids
+        scores = self.store.bm25.scores(s)
+        hit = scores > 0 if allowed is None else (scores > 0) & allowed
+        by_id = self.store.by_id
+        found = [i for i in np.flatnonzero(hit).tolist() if opening.search(by_id[ids[i]].text)]
+        found.sort(key=lambda i: (-round(float(scores[i]), 9), self._tiebreak[ids[i]]))
+        return [ids[i] for i in found[:depth]]
+
     def verbatim_runs(self, query: str, candidates: list[str], allowed: np.ndarray | None) -> tuple[str, ...]:
         """The question's longest runs of words (`word_runs`) that a candidate of a references
         list writes verbatim and that at most `verbatim_max_chunks` chunks write: a cited title
@@ -201,6 +217,9 @@ class Retriever:
             for i, phrase in enumerate(query_phrases(query)):
                 rankings[f"phrase{i + 1}"] = self.phrase_ranking(phrase, allowed, p.depth)
                 fuse_in.append((rankings[f"phrase{i + 1}"], p.phrase_weight))
+        if p.method == "hybrid" and p.definition_weight > 0 and qa.subject:
+            rankings["defines"] = self.definition_ranking(qa.subject, allowed, p.depth)
+            fuse_in.append((rankings["defines"], p.definition_weight))
         fused = rrf([(ids, w) for ids, w in fuse_in if ids], p.rrf_k0)
         fused_order = sorted(fused, key=lambda c: (-round(fused[c], 12), self._tiebreak[c]))
         rankings["fused"] = fused_order

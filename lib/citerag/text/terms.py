@@ -18,6 +18,7 @@ from citerag.text.patterns import named_by_kind, named_by_title, names_place
 from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
+_ACCORDING = re.compile(r"\baccording\s+to\b", re.I)
 
 if TYPE_CHECKING:
     from citerag.retrieval.query import QueryAnalysis
@@ -57,8 +58,10 @@ class Scorer:
     def __init__(self, qa: QueryAnalysis, idf: dict[str, float], ordinary: frozenset[str] = frozenset()) -> None:
         self.weights: dict[str, float] = {}
         unseen = max(idf.values(), default=1.0)  # a term the corpus never uses is maximally specific ...
+        # "according to X" says where the answer is written, as a named document does
+        scoped = _ACCORDING.search(qa.text) is not None
         for t in tokenize(qa.text):
-            if t in _FRAME:
+            if t in _FRAME or (scoped and t == "according"):
                 continue  # "stand for", "explain", "difference": how it is asked, not what
             if t not in idf and t in ordinary:
                 continue  # ... unless it is ordinary English ("walk me through") the corpus just never says
@@ -79,7 +82,9 @@ class Scorer:
         # the topic, so it stays, as does an identifier inside a title ("the GX-1 standard"); and a
         # question that names nothing else keeps its terms.
         kept = {t for i in qa.identifiers for t in tokenize(i)}
-        named = {t for mention in qa.doc_mentions if names_place(mention) for t in tokenize(mention)
+        # (the mention's words as written too: its series, "XYZ" of "XYZ 12", is an identifier)
+        named = {t for mention in qa.doc_mentions if names_place(mention)
+                 for t in {*tokenize(mention), *mention.lower().split()}
                  if t not in kept or not named_by_title(mention)}
         if any(t not in named for t in self.weights):
             for t in named:
