@@ -473,6 +473,11 @@ def test_an_absent_word_naming_the_kind_of_thing_refuses_however_well_the_rest_m
     assert modifying("What is the vendor's fax number given in the notice?", ["fax"]) == ["fax"]
     # ... and so does the auxiliary after a which/what phrase
     assert modifying("Which port number does the protocol use?", ["port"]) == ["port"]
+    # an absent word heading a phrase of its own after a determiner is the thing asked about
+    from citerag.answer.answerer import heads_a_phrase
+
+    assert heads_a_phrase("Which method applies a shear to its contents?", ["shear"]) == ["shear"]
+    assert heads_a_phrase("Which method shears its contents?", ["shears"]) == []
     from citerag.text.tokenize import tokenize
 
     ev = [_ev("c1", "The draw curve command draws a plot of the columns read so far.")]
@@ -1097,6 +1102,14 @@ def test_a_definition_of_a_neighbouring_term_does_not_define_the_term_asked():
     assert r.refused and r.refusal_reason == "focus_not_stated" and r.unstated, r.answer
     r = _parts_answer("How does the glossary define key wrapping?", ev)
     assert not r.refused and "protecting secret keying material" in r.answer, (r.answer, r.notes)
+    # a compound is written as a run of its words; a term with a preposition by its words
+    from citerag.answer.asked import states_defined_term
+
+    q = "How does the standard define a quantum adversary?"
+    assert not states_defined_term(q, "It resists adversaries who possess a quantum computer.")
+    assert states_defined_term(q, "Quantum adversaries are adversaries with a quantum computer.")
+    assert states_defined_term("How does the standard define the ceiling of a number?",
+                               "The least integer not below the real number x, called the ceiling of x.")
 
 
 def test_code_in_braces_is_quoted_exactly():

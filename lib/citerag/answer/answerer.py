@@ -25,6 +25,7 @@ from citerag.answer.asked import (
     phrase_stated,
     setting_words,
     split_parts,
+    states_defined_term,
     typing_words,
     unshown_quantities,
     unstated_ordinals,
@@ -493,6 +494,14 @@ def _comparative(word: str, vocab: set[str]) -> bool:
     return False
 
 
+def heads_a_phrase(question: str, absent: list[str]) -> list[str]:
+    """The absent words that head a noun phrase of their own, after a determiner and before its
+    end ("… applies *a shear* to its contents?"): the thing the question asks about, which the
+    documents never write."""
+    return [w for w in absent
+            if re.search(rf"\b(?:a|an|the|its|their)\s+{re.escape(w)}(?={_PHRASE_END})", question, re.I)]
+
+
 def ends_on(question: str, absent: list[str]) -> list[str]:
     """The absent word the question ends on, when its last content word is one ("… recommend for
     satellites?", "Can a label blink?", "… send the sheets by fax?"): English puts the new
@@ -542,8 +551,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision,
                           unstated=missing)
         term = defined_term(qa.text)
-        if term and not any(set(term) <= token_set(split_camel(s))
-                            for s in split_sentences(strip_citations(ans.answer))):
+        if term and not any(states_defined_term(qa.text, s) for s in split_sentences(strip_citations(ans.answer))):
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"no answer sentence states the term asked to define: {' '.join(term)}"],
                           decision, unstated=[" ".join(term)])
@@ -562,7 +570,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
                       [*ans.notes, f"not in the corpus: {', '.join(absent)}; the best passage holds {best:.2f} of "
                                    f"the other terms (< {params.absent_word_min_score})"], decision)
-    kind = modifying(qa.text, absent) or ends_on(qa.text, absent)
+    kind = modifying(qa.text, absent) or ends_on(qa.text, absent) or heads_a_phrase(qa.text, absent)
     if kind:  # however strong the match of the other words
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
                       [*ans.notes, f"not in the corpus: {', '.join(kind)}, the kind of thing asked about"], decision)

@@ -676,6 +676,29 @@ def defined_term(question: str) -> tuple[str, ...]:
     return tuple(t for t in dict.fromkeys(tokenize(question[span[0]:span[1]])) if t not in STOPWORDS)
 
 
+def _stems(text: str) -> list[str]:
+    return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+
+
+def states_defined_term(question: str, sentence: str) -> bool:
+    """Does the sentence write the term the definition question asks about? A compound ("quantum
+    adversary") as a run of its words, in order ("adversaries who have a quantum computer" is no
+    definition of one); a term with a preposition ("the ceiling of a number") by all its content
+    words ("… the real number x, called the ceiling of x")."""
+    span = defined_span(question)
+    if span is None:
+        return True
+    term = question[span[0]:span[1]]
+    words = set(token_set(split_camel(sentence)))
+    if not set(defined_term(question)) <= words:
+        return False
+    if re.search(rf"\b(?:{PREPOSITION_ALTERNATION})\b", term, re.I):
+        return True
+    want = [w for w in _stems(term) if w not in STOPWORDS]
+    have = [w for w in _stems(sentence) if w not in STOPWORDS]
+    return any(have[i:i + len(want)] == want for i in range(len(have) - len(want) + 1))
+
+
 def split_parts(question: str) -> list[str]:
     """The sub-questions of a multi-part question; a part that is a bare question word ("and
     why?") keeps the subject of the part before it."""
