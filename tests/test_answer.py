@@ -1130,9 +1130,9 @@ def test_a_scope_by_document_number_weighs_nothing_in_the_term_share():
     "XYZ" (an identifier, as written) above "KEX": the passage defining a KEX held a seventh of
     the question's terms and the loop refused for thin evidence. "according to" frames where the
     answer is, as the numbered document does."""
-    from citerag.text.terms import Scorer
-
     from dataclasses import replace
+
+    from citerag.text.terms import Scorer
 
     idf = {"kex": 1.2, "according": 5.0, "xyz": 3.0, "12": 2.0, "scheme": 2.0}
     # (a corpus's knowledge names the document; here it is given)
