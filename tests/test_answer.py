@@ -216,6 +216,11 @@ def test_a_word_the_corpus_writes_hyphenated_is_known_and_held():
     vocab = {"multi-line", "multi", "line", "text", "widget", "flag", "value"}
     assert unknown_terms("What is the value of the multiline flag?", vocab) == []
     assert unknown_terms("What is the value of the monoline flag?", vocab) == ["monoline"]
+    # "non-X" is a word about X: known when X is
+    from citerag.answer.answerer import absent_words
+
+    assert absent_words("What does a non-empty flag do?", {"empty", "flag"}) == []
+    assert absent_words("What does a post-empty flag do?", {"empty", "flag"}) == ["post-empty"]
     idf = {"multi-line": 3.0, "multi": 1.0, "line": 1.0, "flag": 1.0, "value": 1.0}
     score = Scorer(analyse("What is the value of the multiline flag?"), idf)
     assert score("multi-line: for multi-line text widget, flag value 1<<12") == 1.0

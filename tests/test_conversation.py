@@ -214,6 +214,10 @@ def test_router(decider, user, history, route):
     ("and in the static-ephemeral example, which party is authenticated?",
      "Which kind of authentication does the protocol use, according to SP 800-227?", "",
      ["in the static-ephemeral example, which party is authenticated"]),
+    # a one-word swap leaves a closing document scope alone ("… according to IR 8547": not "IR
+    # disallowed"), and the question's frame verb ("mean")
+    ("and disallowed?", "What does deprecated mean according to IR 8547?", "",
+     ["What does disallowed mean according to IR 8547"]),
 ])
 def test_rewriter_carries_the_entities(decider, user, prev, answer, must):
     rw = decider.rewrite(user, [_turn(prev, answer=answer)])
@@ -285,8 +289,15 @@ def test_trajectories_per_route(make_engine):
     # the asked event ("sells") is in no evidence either: refused at the answer stage too
     r = eng.turn(t, "who sells licences for them?")
     assert r.trajectory == [*BASE, "rewrite", *TAIL] and r.refusal_reason == "focus_not_stated"
-    # validation failure (the follow-up's own word is in no cited text): regenerate once, then refuse
+    # a word the corpus never writes, heading the phrase asked about ("a discount"): refused at the
+    # answer stage
     r = eng.turn(t, "is there a discount for them?")
+    assert r.trajectory == [*BASE, "rewrite", *TAIL] and r.refusal_reason == "unknown_terms"
+    # ... which, without the answer stage's absent-word checks, validation catches (the follow-up's
+    # own word is in no cited text): regenerate once, then refuse
+    lax = make_engine(**{"answer.absent_word_min_score": 0})
+    lax.turn(t, "When will 112-bit RSA digital signatures be deprecated?")
+    r = lax.turn(t, "is there a discount for them?")
     assert r.trajectory == [*BASE, "rewrite", "retrieve", "grade", "generate", "validate", "generate", "validate",
                             "save_memory"]
     assert r.refused and r.refusal_reason == "off_topic"

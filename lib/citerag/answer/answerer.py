@@ -188,6 +188,9 @@ _COMPOUND = re.compile(r"\w[-_./]\w")
 _JOINED_NAME = re.compile(r"(?<![\w.])(?<!\w-)[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])"
                           r"|(?<![\w./-])[A-Z][A-Za-z0-9]*(?:/[A-Za-z0-9]+)+(?![\w/-])")
 
+# A prefix that makes a word of any word after it, about the same thing ("non-empty", "non-None");
+# not "post-"/"anti-": "post-X" may name what a corpus writing X never speaks of.
+_PREFIX_WORDS = frozenset({"non"})
 # Words that make a compound adjective of any word before them.
 _SUFFIX_WORDS = frozenset("based like style related specific compatible aware free only level wide oriented "
                           "driven enabled dependent".split())
@@ -208,6 +211,8 @@ def written_compound(word: str, vocab: set[str], texts: list[str]) -> bool:
         return True  # the PDF's text dropped the joiner ("PDFA" for PDF/A)
     if len(parts) > 1 and parts[-1] in _SUFFIX_WORDS and all(_in_corpus(x, vocab) for x in parts[:-1]):
         return True  # "X-based", "X-like": English builds these from any X the corpus writes
+    if len(parts) == 2 and parts[0] in _PREFIX_WORDS and _in_corpus(parts[1], vocab):
+        return True  # "non-X": ... and this one
     last = min(bases(parts[-1]) | {parts[-1]}, key=len)
     # a constant's parts are joined by its underscore (spaced out or dropped by the PDF's text:
     # "GX _TREE", "GXTREE"), not by a space: "a GX tree" in prose does not write GX_TREE.

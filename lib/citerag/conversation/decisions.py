@@ -29,7 +29,14 @@ from citerag.answer.citations import check_citations, split_sentences, strip_cit
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
 from citerag.text.inflect import split_camel
-from citerag.text.patterns import LOCATOR_HEADS, PERSONAL_PRONOUNS, as_word, identifiers, quoted_phrases
+from citerag.text.patterns import (
+    LOCATOR_HEADS,
+    PERSONAL_PRONOUNS,
+    as_word,
+    identifiers,
+    names_place,
+    quoted_phrases,
+)
 from citerag.text.terms import Scorer, idf_weights, weighted_share
 from citerag.text.tokenize import (
     AUXILIARIES,
@@ -817,13 +824,22 @@ class Decider:
         return Rewrite(f"{prev_q[:span[0]]}{np_}{prev_q[span[1]:]}", [np_], "swap_defined")
 
     def _swap_last_word(self, prev_q: str, word: str) -> Rewrite:
-        toks = prev_q.rstrip(" ?").split()
+        # a closing document scope ("… mean according to DOC 7?") stays: its words are not the
+        # question's last word
+        q = prev_q.rstrip(" ?")
+        scope = ""
+        for found, _ in self.know.doc_mentions(q):
+            m = re.search(rf"\s+(?:in|under|according\s+to|of|from)\s+(?:the\s+)?{re.escape(found)}\W*$", q, re.I)
+            if names_place(found) and m:  # a document named by number or title, closing the question
+                scope = q[m.start():]
+                break
+        toks = q[: len(q) - len(scope)].split()
         for i in range(len(toks) - 1, -1, -1):
-            if toks[i].lower() not in STOPWORDS:
+            if toks[i].lower() not in STOPWORDS and toks[i].lower() not in QUESTION_FRAME:
                 toks[i] = word
                 break
         ent = specific_identifiers(prev_q, self.know)
-        return Rewrite(" ".join(toks) + "?", [*ent[:1], word], "swap_last_word")
+        return Rewrite(" ".join(toks) + scope + "?", [*ent[:1], word], "swap_last_word")
 
     def _carry_scope(self, frag: str, ids: list[str], f: Focus, any_name: bool = False) -> Rewrite:
         """The previous document scope and parameter set (`any_name`: any named subject) when the
