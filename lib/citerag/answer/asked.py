@@ -652,7 +652,7 @@ def _names_word(word: str, words: frozenset[str]) -> bool:
 
 
 # "How does X define Y?", "How is Y defined?", "What is the definition of Y?": Y is the term defined,
-# up to a scope ("according to …", "in FIPS 1", "in the glossary"), a comma or a second part.
+# up to a scope ("according to …", "in DOC 1", "in the glossary"), a comma or a second part.
 _DEFINED = re.compile(r"\b(?:how\s+(?:does|do|did)\s+.+?\s+define|what\s+is\s+the\s+definition\s+of|how\s+(?:is|are))"
                       r"\s+((?:an?\s+|the\s+)?.+?)(?:\s+defined)?(?=\?|,|\s+and\s|\s+according\b"
                       r"|\s+in\s+(?:the\s+)?(?:[A-Z]|glossary)|$)", re.I)
@@ -676,10 +676,6 @@ def defined_term(question: str) -> tuple[str, ...]:
     return tuple(t for t in dict.fromkeys(tokenize(question[span[0]:span[1]])) if t not in STOPWORDS)
 
 
-def _stems(text: str) -> list[str]:
-    return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
-
-
 def states_defined_term(question: str, sentence: str) -> bool:
     """Does the sentence write the term the definition question asks about? A compound ("quantum
     adversary") as a run of its words, in order ("adversaries who have a quantum computer" is no
@@ -694,8 +690,9 @@ def states_defined_term(question: str, sentence: str) -> bool:
         return False
     if re.search(rf"\b(?:{PREPOSITION_ALTERNATION})\b", term, re.I):
         return True
-    want = [w for w in _stems(term) if w not in STOPWORDS]
-    have = [w for w in _stems(sentence) if w not in STOPWORDS]
+    # the words in order, a compound by its parts ("post-quantum" is read as "post", "quantum")
+    want = [w for w in tokenize(term) if "-" not in w]
+    have = [w for w in tokenize(sentence) if "-" not in w]
     return any(have[i:i + len(want)] == want for i in range(len(have) - len(want) + 1))
 
 

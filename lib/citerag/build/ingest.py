@@ -114,6 +114,12 @@ def _extract_layout(doc: pymupdf.Document, image: bool = True, respaced: bool = 
 _RUN = re.compile(r"\S{6,}")
 # Characters of code, not of prose: a run holding one is a line of code (or a comment in one).
 _CODE_CHARS = re.compile(r"[\d#=_\\/<>{}\[\]|*@$%^&+~]")
+# On a page of glued prose, runs too short to be taken for glued words elsewhere ("ofthe", "isit").
+_SHORT_RUN = re.compile(r"(?<!\S)\S{4,5}(?!\S)")
+# A code fence line of the layout markdown.
+_FENCE = re.compile(r"^[ \t]*```[^\n]*$", re.M)
+# A line break inside a paragraph: not after a colon, not before a numbered or bulleted line.
+_LINE_IN_PARAGRAPH = re.compile(r"(?<=[^\s:])[ \t]*\n(?![ \t]*(?:\n|\d+[.)]\s|[-*•]\s|#))")
 
 
 def prose_run(words: list[str]) -> bool:
@@ -170,15 +176,6 @@ def respace(layout: str, plain: str, prose_only: bool = False) -> str:
     text = _SHORT_RUN.sub(lambda m: " ".join(found(m) or [m.group(0)]), text)
     return _LINE_IN_PARAGRAPH.sub(" ", _FENCE.sub("", text))
 
-
-# Runs too short to be taken for glued words on any page ("ofthe", "isit").
-_SHORT_RUN = re.compile(r"(?<!\S)\S{4,5}(?!\S)")
-
-
-# A code fence line of the layout markdown.
-_FENCE = re.compile(r"^[ \t]*```[^\n]*$", re.M)
-# A line break inside a paragraph: not after a colon, not before a numbered or bulleted line.
-_LINE_IN_PARAGRAPH = re.compile(r"(?<=[^\s:])[ \t]*\n(?![ \t]*(?:\n|\d+[.)]\s|[-*•]\s|#))")
 
 
 def _extract_text(doc: pymupdf.Document) -> list[str]:

@@ -142,7 +142,7 @@ class Retriever:
 
     def definition_ranking(self, subject: str, allowed: np.ndarray | None, depth: int) -> list[str]:
         """Chunks with a sentence that opens by defining the subject ("A KEX is a …", "KEXs are
-        the …"; not "the ML-KEX is", a longer name), by their BM25 score for the subject."""
+        the …"; not "the AB-KEX is", a longer name), by their BM25 score for the subject."""
         s = " ".join(re.sub(r"^(?:an?|the)\s+", "", subject.lower().strip(" ,;:.?")).split())
         if not s:
             return []
