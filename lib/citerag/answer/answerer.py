@@ -18,16 +18,15 @@ from citerag.answer.asked import (
     asked,
     asked_actions,
     asked_heads,
-    defined_term,
     ends_in_s,
     focus_terms,
     head_stated,
     phrase_stated,
     setting_words,
     split_parts,
-    states_defined_term,
     typing_words,
     unshown_quantities,
+    unstated_defined_term,
     unstated_ordinals,
 )
 from citerag.answer.citations import (
@@ -35,7 +34,6 @@ from citerag.answer.citations import (
     SentenceCheck,
     check_citations,
     parse_keys,
-    split_sentences,
     strip_citations,
 )
 from citerag.answer.conflicts import find_conflicts
@@ -555,11 +553,11 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision,
                           unstated=missing)
-        term = defined_term(qa.text)
-        if term and not any(states_defined_term(qa.text, s) for s in split_sentences(strip_citations(ans.answer))):
+        term = unstated_defined_term(qa.text, [s.claim for s in ans.sentences])
+        if term:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
-                          [*ans.notes, f"no answer sentence states the term asked to define: {' '.join(term)}"],
-                          decision, unstated=[" ".join(term)])
+                          [*ans.notes, f"no answer sentence states the term asked to define: {term}"],
+                          decision, unstated=[term])
         unsaid = unsaid_setting(qa.text, ans.answer, score)
         if unsaid:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,

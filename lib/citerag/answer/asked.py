@@ -671,22 +671,35 @@ def defined_term(question: str) -> tuple[str, ...]:
     them all; a definition of a neighbour ("key wrapping" for "post-quantum key wrapping") is not
     one of the term asked."""
     span = defined_span(question)
-    if span is None:
-        return ()
-    return tuple(t for t in dict.fromkeys(tokenize(question[span[0]:span[1]])) if t not in STOPWORDS)
+    return _content_words(question[span[0]:span[1]]) if span else ()
+
+
+def _content_words(term: str) -> tuple[str, ...]:
+    return tuple(t for t in dict.fromkeys(tokenize(term)) if t not in STOPWORDS)
 
 
 def states_defined_term(question: str, sentence: str) -> bool:
-    """Does the sentence write the term the definition question asks about? A compound ("quantum
-    adversary") as a run of its words, in order ("adversaries who have a quantum computer" is no
-    definition of one); a term with a preposition ("the ceiling of a number") by all its content
-    words ("… the real number x, called the ceiling of x")."""
+    """Does the sentence write the term the definition question asks about (see `_states_term`)?"""
+    span = defined_span(question)
+    return span is None or _states_term(question[span[0]:span[1]], sentence)
+
+
+def unstated_defined_term(question: str, sentences: list[str]) -> str:
+    """The term a definition question asks about when none of the answer's sentences states it
+    ("" when one does, or the question asks for no definition)."""
     span = defined_span(question)
     if span is None:
-        return True
+        return ""
     term = question[span[0]:span[1]]
-    words = set(token_set(split_camel(sentence)))
-    if not set(defined_term(question)) <= words:
+    return "" if any(_states_term(term, s) for s in sentences) else " ".join(_content_words(term))
+
+
+def _states_term(term: str, sentence: str) -> bool:
+    """A compound ("quantum adversary") is written as a run of its words, in order ("adversaries
+    who have a quantum computer" is no definition of one); a term with a preposition ("the
+    ceiling of a number") by all its content words ("… the real number x, called the ceiling of
+    x")."""
+    if not set(_content_words(term)) <= set(token_set(split_camel(sentence))):
         return False
     if re.search(rf"\b(?:{PREPOSITION_ALTERNATION})\b", term, re.I):
         return True

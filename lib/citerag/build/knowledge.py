@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 
 from citerag.build.profile import CorpusProfile
-from citerag.text.patterns import DOCUMENT_NOUNS, NUMBERED_VARIANT, identifiers
+from citerag.text.patterns import DOCUMENT_NOUNS, NUMBERED_VARIANT, identifiers, names_place
 from citerag.text.tokenize import AUXILIARY_ALTERNATION, STOPWORDS, token_set, tokenize
 
 _SMALL = frozenset({"of", "for", "and", "the", "with", "under", "on", "to", "a", "an", "in", "by"})
@@ -49,6 +49,12 @@ _GENRE = (r"(?:user'?s\s+)?(?:"
           + r")\b")
 # An auxiliary right after the scope phrase: the question's clause goes on ("… of the Foo manual is X described")
 _CLAUSE_GOES_ON = re.compile(rf"\s+(?:{AUXILIARY_ALTERNATION})\b", re.I)
+
+
+def _scope_phrase(found: str) -> re.Pattern[str]:
+    """ "in/according to/of … <document>" (with its genre word: "the Foo manual") in a question."""
+    return re.compile(r"\s+(?:in|under|according\s+to|of|for|from)\s+(?:the\s+)?" + re.escape(found)
+                      + rf"\b(?:['’]s)?(?:\s+{_GENRE})?", re.I)
 
 
 def _initials_match(acr: str, expansion: str) -> bool:
@@ -280,12 +286,21 @@ class CorpusKnowledge:
         goes on after it with its verb ("On which page of the Foo manual *is* the ls command
         described"): then the phrase alone."""
         for found, _ in self.doc_mentions(text):
-            m = re.search(r"\s+(?:in|under|according\s+to|of|for|from)\s+(?:the\s+)?" + re.escape(found)
-                          + rf"\b(?:['’]s)?(?:\s+{_GENRE})?", text, re.I)
+            m = _scope_phrase(found).search(text)
             if m:
                 rest = text[m.end():]
                 return text[: m.start()] + (rest if _CLAUSE_GOES_ON.match(rest) else "")
         return text
+
+    def closing_place(self, text: str) -> str:
+        """The scope phrase closing the text when it names a document by number or title ("…
+        mean according to STD 7?"): where to look, not a word of what is asked ("" when none; a
+        document named by name, "for Widgetry", is also the topic)."""
+        for found, _ in self.doc_mentions(text):
+            m = _scope_phrase(found).search(text)
+            if m and names_place(found) and not text[m.end():].strip(" ?.!"):
+                return text[m.start():]
+        return ""
 
     @cached_property
     def _generic(self) -> frozenset[str]:

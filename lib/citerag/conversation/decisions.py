@@ -34,7 +34,6 @@ from citerag.text.patterns import (
     PERSONAL_PRONOUNS,
     as_word,
     identifiers,
-    names_place,
     quoted_phrases,
 )
 from citerag.text.terms import Scorer, idf_weights, weighted_share
@@ -827,12 +826,7 @@ class Decider:
         # a closing document scope ("… mean according to DOC 7?") stays: its words are not the
         # question's last word
         q = prev_q.rstrip(" ?")
-        scope = ""
-        for found, _ in self.know.doc_mentions(q):
-            m = re.search(rf"\s+(?:in|under|according\s+to|of|from)\s+(?:the\s+)?{re.escape(found)}\W*$", q, re.I)
-            if names_place(found) and m:  # a document named by number or title, closing the question
-                scope = q[m.start():]
-                break
+        scope = self.know.closing_place(q)
         toks = q[: len(q) - len(scope)].split()
         for i in range(len(toks) - 1, -1, -1):
             if toks[i].lower() not in STOPWORDS and toks[i].lower() not in QUESTION_FRAME:
