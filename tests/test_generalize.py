@@ -1635,3 +1635,25 @@ def test_a_subscripted_name_asked_glued_is_answered(agents):
     """The standard writes "KA 0" (a subscript); the question writes "KA0", which had been refused
     as a term the corpus never writes."""
     answered(agents, "default", "Which two keys does Alice derive from KA0 in the key-confirmation example?", "KAkc")
+
+
+def test_a_name_between_doubled_sigils_keeps_its_sigils():
+    """"..width.." is a language's built-in name: a passage saying "width" does not name it. One
+    dot on each side is not a sigil (".cfgrc." ends a sentence as often)."""
+    from citerag.text.patterns import identifiers
+
+    assert identifiers("What does ..width.. hold, and __init__ or %HOME%?") == ["..width..", "__init__", "%HOME%"]
+    assert identifiers("the file .cfgrc. and e.g. this") == ["e.g"]
+
+
+@pytest.mark.parametrize("question", [
+    "What does Gri's ..margin.. builtin variable hold?",       # "margin" is everywhere; "..margin.." nowhere
+    "Which value does the ..font.. built-in variable of Gri store?",
+])
+def test_a_sigil_name_the_corpus_never_writes_is_refused(agents, question):
+    r = ask(agents, "tech-manuals", question).answer
+    assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]
+
+
+def test_a_sigil_name_is_answered_from_its_own_entry(agents):
+    answered(agents, "tech-manuals", "What does the ..tic_size.. variable of Gri hold?", "Size of axis tics")

@@ -38,6 +38,7 @@ from citerag.text.patterns import (
     LOCATOR_QUESTION,
     NUMBER_WORDS,
     NUMBERED_VARIANT,
+    WRAPPED_NAME,
     proper_names,
     quoted_phrases,
 )
@@ -745,11 +746,11 @@ def _bare(part: str) -> bool:
 
 
 def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple[str, ...]) -> tuple[str, ...]:
-    """Numbers and years, quoted strings and numbered identifiers the question names, except
+    """Numbers and years, quoted strings, numbered and sigil-wrapped identifiers the question names, except
     those that only name a document (a document mention says where to look, not what)."""
     named = " ".join(doc_mentions).lower()
     found: list[str] = quoted_phrases(question)
-    found += [i for i in identifiers if NUMBERED_VARIANT.fullmatch(i)]
+    found += [i for i in identifiers if NUMBERED_VARIANT.fullmatch(i) or WRAPPED_NAME.fullmatch(i)]
     covered = " ".join(found).lower()
     found += [m.group(0) for m in _YEAR_OR_NUMBER.finditer(question) if m.group(0).lower() not in covered]
     covered = " ".join(found).lower()

@@ -96,10 +96,17 @@ def named_by_kind(text: str) -> list[str]:
             and not (m.group(2) and m.group(2).lower() not in STOPWORDS and _SYMBOL.fullmatch(m.group(2)))]
 
 
+# A name written between the same doubled sigils on both sides, as a language marks its built-in
+# or special names: "..width..", "__init__", "%HOME%". The sigils are part of the name: a passage
+# saying "width" is not one naming "..width..". One dot on each side is left out: ".cfgrc." is as
+# often a file suffix ending a sentence.
+WRAPPED_NAME = re.compile(r"(?<![\w.%])(\.\.|__|%)[A-Za-z][\w-]*[A-Za-z0-9]\1(?![\w%])")
+
 # Technical identifiers: contain a digit, a hyphen/dot/underscore between letters (snake_case
 # names such as `sign_internal`), are all-caps acronyms, or command-line options.
 IDENTIFIER = re.compile(
-    r"\b(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-._][A-Za-z0-9]+)*|[A-Za-z]+_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*"
+    WRAPPED_NAME.pattern
+    + r"|\b(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-._][A-Za-z0-9]+)*|[A-Za-z]+_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*"
     r"|[A-Za-z]+\d+[A-Za-z0-9]*|\d+-\d+|[A-Z]{2,}[a-z]?)\b"
     r"|(?<![\w-])--[A-Za-z][\w-]*[A-Za-z0-9]"  # a command-line option: "--ceiling", "--upper-bound"
 )
@@ -127,7 +134,7 @@ def identifiers(text: str) -> list[str]:
     chunk's tokens and the question's other words hold it."""
     seen, out = set(), []
     for m in IDENTIFIER.finditer(text):
-        tok = m.group(0).strip(".").lstrip("-")
+        tok = m.group(0) if m.group(1) else m.group(0).strip(".").lstrip("-")
         key = tok.lower()
         if key in seen or key in STOPWORDS or len(tok) < 2:
             continue
