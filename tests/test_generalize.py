@@ -1657,3 +1657,9 @@ def test_a_sigil_name_the_corpus_never_writes_is_refused(agents, question):
 
 def test_a_sigil_name_is_answered_from_its_own_entry(agents):
     answered(agents, "tech-manuals", "What does the ..tic_size.. variable of Gri hold?", "Size of axis tics")
+
+
+def test_causes_asked_for_are_stated_by_a_relation_not_the_word(agents):
+    """"What causes …" is answered by "a result of X, Y or Z"; the passage never says "cause"."""
+    answered(agents, "default", "Which causes of KEM failures and aborts does SP 800-227 name?",
+             "hardware or software failure")

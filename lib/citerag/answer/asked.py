@@ -197,9 +197,10 @@ _ACRONYM = re.compile(r"[A-Z]{2,6}")
 _PREPOSITIONS = frozenset("besides beside except excluding including beyond without among across along around "
                           "behind below above beneath toward towards unlike versus despite inside outside near "
                           "until per".split())
-# Heads that ask for no particular thing ("what kind of", "how many times").
+# Heads that ask for no particular thing ("what kind of", "how many times"). A cause or reason
+# is stated by a relation ("… a result of X", "because X"), rarely by the word.
 _EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part times unit option difference step purpose "
-                         "role meaning".split())
+                         "role meaning cause reason".split())
 # Adverbs right after the question word ask for no thing ("what else", "what exactly").
 _ADVERBS = frozenset("else exactly precisely actually really specifically roughly approximately typically "
                      "usually generally".split())
