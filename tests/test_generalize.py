@@ -1663,3 +1663,33 @@ def test_causes_asked_for_are_stated_by_a_relation_not_the_word(agents):
     """"What causes …" is answered by "a result of X, Y or Z"; the passage never says "cause"."""
     answered(agents, "default", "Which causes of KEM failures and aborts does SP 800-227 name?",
              "hardware or software failure")
+
+
+def test_a_count_shows_as_a_number_next_to_the_counted_thing():
+    from citerag.answer.asked import unshown_quantities
+
+    q = "How many glyphs does the Widget font contain?"
+    # glyphs named, but no number says how many (the "1" of "Latin-1" and a reference "[38]" are none)
+    assert unshown_quantities(q, "Some fonts contain non-text glyphs of Latin-1 [38]. [c1]\n"
+                                 "Others have their own encoding. [c2]") == ["a count of glyphs"]
+    assert unshown_quantities(q, "Encodings are listed in Code Page 1252. [c1]") == ["a count of glyphs"]
+    assert unshown_quantities(q, "The Widget font contains 189 glyphs. [c1]") == []
+    # the number in the sentence after the one naming the thing: a field and its default
+    assert unshown_quantities("How many lines does the name box have?",
+                              "NameLines: number of lines in the name box. [c1]\nDefault is 2. [c1]") == []
+    # an empty head ("times") or a typed one ("bits": a size has its own cues) is not checked here
+    assert unshown_quantities("How many times may a key pair be used?", "Only once. [c1]") == []
+
+
+@pytest.mark.parametrize("corpus, question", [
+    ("tech-manuals", "How many glyphs does the Symbol font hold, according to the ReportLab user guide?"),
+    ("default", "How many inputs does CAVP validation testing check per KEM?"),
+])
+def test_a_count_the_evidence_never_gives_is_refused(agents, corpus, question):
+    r = ask(agents, corpus, question).answer
+    assert r.refused and any("a count of" in n for n in r.notes), (r.answer[:300], r.notes)
+
+
+def test_a_count_given_next_to_its_field_is_answered(agents):
+    answered(agents, "tech-manuals", "How many lines does the name field box of AMC have when Code is used?",
+             "Default is 2")

@@ -280,7 +280,8 @@ def unshown_quantities(question: str, answer_text: str) -> list[str]:
     never shows: a price question answered with a version number, or a maximum answered with a
     count of something else, is about something else. The quantity counts only in a sentence that
     also names something the question names besides the quantity's own words: "The label has a
-    maximum length of 255 bytes" does not show the maximum size of a message."""
+    maximum length of 255 bytes" does not show the maximum size of a message. A count ("how many
+    glyphs …") shows as a number next to the counted thing."""
     sentences = split_cited(answer_text)
     out = []
     for kind, rx in STRICT.items():
@@ -289,7 +290,44 @@ def unshown_quantities(question: str, answer_text: str) -> list[str]:
         own = token_set(question) - token_set(" ".join(m.group(0) for m in CUES[kind].finditer(question)))
         if not any(CUES[kind].search(s) and (not own or token_set(s) & own) for s in sentences):
             out.append(_QUANTITY[kind])
+    counted = _count_head(question)
+    if counted and not _count_shown(counted, sentences):
+        out.append(f"a count of {counted}")
     return out
+
+
+_HOW_MANY = re.compile(r"\bhow many\s+((?:[A-Za-z][\w+-]*\s+){0,2}[A-Za-z][\w+-]*)", re.I)
+# A count as English writes it: a number standing alone (not the "1" of "Latin-1" or "ABC-256"), a
+# number word, or a word for a small or no number.
+_COUNT_CUE = re.compile(r"(?<![\w-])\d|\b(?:one|" + "|".join(NUMBER_WORDS) + r"|eleven|twelve|once|twice|single|both|"
+                        r"several|multiple|many|few|no|none|zero|dozens?|hundreds?|thousands?|millions?)\b", re.I)
+_BRACKET_REFERENCE = re.compile(r"\[\d{1,3}(?:[,–-]\s?\d{1,3})*\]")
+
+
+def _count_head(question: str) -> str:
+    """The plain noun "how many" asks a count of ("how many glyphs does X contain" → glyphs); ""
+    for a typed head (bits, bytes: a size has its own cues), an empty one ("how many times") or
+    none the question parser finds."""
+    m = _HOW_MANY.search(question)
+    if not m:
+        return ""
+    heads = {h.word.lower() for h in asked_heads(question) if not h.type}
+    word = next((w for w in m.group(1).split() if w.lower() in heads), "")
+    return "" if not word or stem(word.lower()) in _EMPTY_HEADS else word
+
+
+def _count_shown(counted: str, sentences: list[str]) -> bool:
+    """A count of the thing shows as a number in a sentence naming it, or in the sentence right
+    after ("NameLines: number of lines in the box." then "Default is 2."); a bracketed reference
+    ("decoder [38]") is no count. "Some fonts contain glyphs" next to an encoding's number does not
+    say how many glyphs."""
+    want = stem(counted.lower())
+    for i, s in enumerate(sentences):
+        if want in {stem(w) for w in re.findall(r"[a-z][\w-]*", s.lower())}:
+            near = [_BRACKET_REFERENCE.sub(" ", re.sub(r"\[c\d+\]", " ", t)) for t in sentences[i:i + 2]]
+            if any(_COUNT_CUE.search(t) for t in near):
+                return True
+    return False
 
 
 _SMALL = frozenset("of and the for a an to in on with by".split())
