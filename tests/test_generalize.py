@@ -1693,3 +1693,13 @@ def test_a_count_the_evidence_never_gives_is_refused(agents, corpus, question):
 def test_a_count_given_next_to_its_field_is_answered(agents):
     answered(agents, "tech-manuals", "How many lines does the name field box of AMC have when Code is used?",
              "Default is 2")
+
+
+def test_a_setting_asked_to_decide_whether_is_read_from_the_whole_clause(agents):
+    """"sets whether X mix": the object is the clause, not the word "whether" (which no answer
+    says, so the setting that does it was refused)."""
+    from citerag.answer.asked import setting_words
+
+    assert setting_words("Which option sets whether hidden rows print?") == (("hidden", "print", "row"), ())
+    answered(agents, "tech-manuals",
+             "Which ReportLab property decides whether the colors of two overlapping CMYK objects mix?", "overPrint")

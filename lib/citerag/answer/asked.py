@@ -582,11 +582,16 @@ def setting_qualifier(question: str) -> tuple[str, ...]:
     return setting_words(question)[1]
 
 
+_COMPLEMENTIZERS = frozenset("whether if how".split())
+
+
 def setting_words(question: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """`setting_object` and `setting_qualifier` of the question, read from one parse."""
     obj = _setting_phrase(question)
     if not obj:
         return (), ()
+    if obj.split()[0].lower() in _COMPLEMENTIZERS:  # "sets whether overlapping objects mix": the whole clause
+        return _content(obj.split(maxsplit=1)[1] if len(obj.split()) > 1 else ""), ()
     cut = _OBJECT_END.search(obj)
     if not cut:
         return _content(obj), ()
