@@ -297,7 +297,7 @@ def unshown_quantities(question: str, answer_text: str) -> list[str]:
 
 
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[A-Za-z][\w+-]*\s+){0,2}[A-Za-z][\w+-]*)", re.I)
-# A count as English writes it: a number standing alone (not the "1" of "Latin-1" or "ABC-256"), a
+# A count as English writes it: a number standing alone (not the "1" of "Mark-1" or "ABC-256"), a
 # number word, or a word for a small or no number.
 _COUNT_CUE = re.compile(r"(?<![\w-])\d|\b(?:one|" + "|".join(NUMBER_WORDS) + r"|eleven|twelve|once|twice|single|both|"
                         r"several|multiple|many|few|no|none|zero|dozens?|hundreds?|thousands?|millions?)\b", re.I)
@@ -324,7 +324,7 @@ def _count_shown(counted: str, sentences: list[str]) -> bool:
     want = stem(counted.lower())
     for i, s in enumerate(sentences):
         if want in {stem(w) for w in re.findall(r"[a-z][\w-]*", s.lower())}:
-            near = [_BRACKET_REFERENCE.sub(" ", re.sub(r"\[c\d+\]", " ", t)) for t in sentences[i:i + 2]]
+            near = [_BRACKET_REFERENCE.sub(" ", strip_citations(t)) for t in sentences[i:i + 2]]
             if any(_COUNT_CUE.search(t) for t in near):
                 return True
     return False
