@@ -1703,3 +1703,17 @@ def test_a_setting_asked_to_decide_whether_is_read_from_the_whole_clause(agents)
     assert setting_words("Which option sets whether hidden rows print?") == (("hidden", "print", "row"), ())
     answered(agents, "tech-manuals",
              "Which ReportLab property decides whether the colors of two overlapping CMYK objects mix?", "overPrint")
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    # a condition is set by a clause ("… is secure if X is hard"), not by the word
+    ("default", "Under which condition does SP 800-227 call the KEM built from RSASVE IND-CPA-secure?",
+     "if the computational RSA problem is hard"),
+    ("tech-manuals", "Under what conditions does Gri ignore a newline at the start of a data file?",
+     "first character of the next data file"),
+    # an operation is named by its name or verb, not the word
+    ("default", "Which operation does Alice perform to decapsulate in the KEM SP 800-227 builds from RSASVE?",
+     "RSASVE.RECOVER"),
+])
+def test_a_condition_or_operation_asked_for_is_stated_by_a_clause_or_a_name(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)

@@ -151,6 +151,8 @@ CUES: dict[str, re.Pattern[str]] = {
     # top-level name)
     "address": re.compile(r"\bhttps?:\s?//\S+|\bwww\.\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|"
                           r"\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|gov|edu|int|io)\b"),
+    # a clause setting a condition
+    "condition": re.compile(r"\b(?:if|when|whenever|unless|provided|as long as|only when|in case)\b", re.I),
     "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
                             r"make|create|add|set|enter|open)\b", re.I),
 }
@@ -198,9 +200,10 @@ _PREPOSITIONS = frozenset("besides beside except excluding including beyond with
                           "behind below above beneath toward towards unlike versus despite inside outside near "
                           "until per".split())
 # Heads that ask for no particular thing ("what kind of", "how many times"). A cause or reason
-# is stated by a relation ("… a result of X", "because X"), rarely by the word.
+# is stated by a relation ("… a result of X", "because X"), an operation by its name or verb
+# ("Bob performs X.Generate", "the scaling comes first"), rarely by the word.
 _EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part times unit option difference step purpose "
-                         "role meaning cause reason".split())
+                         "role meaning cause reason operation".split())
 # Adverbs right after the question word ask for no thing ("what else", "what exactly").
 _ADVERBS = frozenset("else exactly precisely actually really specifically roughly approximately typically "
                      "usually generally".split())
@@ -223,7 +226,9 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 # "which section/table …" by a numbered title or a named part ("10.2 Key Generation")
                 **dict.fromkeys(LOCATOR_HEADS, "locator"),
                 # "which URL / website …" by the address itself ("Available at https://…")
-                **dict.fromkeys("url urls website websites".split(), "address")}
+                **dict.fromkeys("url urls website websites".split(), "address"),
+                # "under what condition …" by a clause that sets one ("… is secure if X is hard")
+                **dict.fromkeys("condition conditions circumstance circumstances".split(), "condition")}
 # An "address" is typed only as an e-mail, web or IP address ("to which e-mail address …" is answered
 # by "… addressed to: x@y.org"); a bare "address" may be a data structure ("which address does X set").
 # A reference-list entry: a bracketed label, then authors and a year in parentheses.
@@ -678,6 +683,8 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     if head.type == "number" and head.word.lower() not in _UNTYPED_VALUES:
         # the answer's own digits: every cited answer has some in its "[c1]" markers
         return bool(CUES["number"].search(strip_citations(answer_text)))
+    if head.type == "condition":  # set by a clause ("… secure if X is hard"), or named as one
+        return bool(CUES[head.type].search(answer_text)) or names_it(evidence_text)
     if head.type:
         return bool(CUES[head.type].search(answer_text))
     return names_it(evidence_text)
