@@ -188,8 +188,8 @@ _PART_SPLIT = re.compile(
     rf"(?=(?:(?:{PREPOSITION_ALTERNATION}) (?:what|which)\b|what|which|how|why|when|where|who|whom|whose|is|are|"
     r"does|do|did|can|should|must|say|list|give|"
     r"name|explain|state)\b)", re.I)
-# Numbers, years and document numbers ("2031", "9.7", "800-208").
-_YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)?(?:-\d+)*(?![\w-])")
+# Numbers, years, versions and document numbers ("2031", "9.7", "4.10.2", "800-208").
+_YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)*(?:-\d+)*(?![\w-])")
 
 
 _WH = re.compile(r"\b(what|which|how many|how much)\s+", re.I)
@@ -289,13 +289,16 @@ def unshown_quantities(question: str, answer_text: str) -> list[str]:
     glyphs …") shows as a number next to the counted thing."""
     sentences = split_cited(answer_text)
     out = []
+    strict = False
     for kind, rx in STRICT.items():
         if not rx.search(question):
             continue
+        strict = True
         own = token_set(question) - token_set(" ".join(m.group(0) for m in CUES[kind].finditer(question)))
         if not any(CUES[kind].search(s) and (not own or token_set(s) & own) for s in sentences):
             out.append(_QUANTITY[kind])
-    counted = _count_head(question)
+    # (a count with a fixed unit, "how many signatures per second", is the strict kind's to check)
+    counted = "" if strict else _count_head(question)
     if counted and not _count_shown(counted, sentences):
         out.append(f"a count of {counted}")
     return out
