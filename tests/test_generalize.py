@@ -603,7 +603,8 @@ def test_a_limit_is_stated_as_one():
         "a limit (maximum or minimum)"]
     assert unshown_quantities("What is the maximum number of rows?", "It is limited to 199 rows.") == []
     assert unshown_quantities("What is the minimum key size?", "Keys of at least 128 bits.") == []
-    assert unshown_quantities("How many rows are repeated?", "A number of rows.") == []  # no limit asked
+    assert "a limit (maximum or minimum)" not in unshown_quantities("How many rows are repeated?",
+                                                                     "A number of rows.")  # no limit asked
 
 
 @pytest.mark.parametrize("corpus,question,needs", [
@@ -1717,3 +1718,32 @@ def test_a_setting_asked_to_decide_whether_is_read_from_the_whole_clause(agents)
 ])
 def test_a_condition_or_operation_asked_for_is_stated_by_a_clause_or_a_name(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, wanted, gone", [
+    # the phrase after the same preposition takes the new words, not the last word alone
+    ("tech-manuals", "What did Gri 2.6.1 fix about byte-compiled gri-mode.el?", "and about the documentation?",
+     "fix about the documentation", "gri-mode.el"),
+    # the document after "for" is swapped, not the first one the question names
+    ("default", "What title does IR 8547 give for FIPS 204 in its references?", "and for FIPS 205?",
+     "IR 8547 give for FIPS 205 in its references", "FIPS 204"),
+    # an "of" inside the phrase belongs to it
+    ("default", "In SLH-DSA, what is a different ADRS value used for in the case of PRF?",
+     "and in the case of H and F?", "in the case of H and F", "PRF"),
+])
+def test_a_follow_up_opening_on_a_preposition_swaps_the_phrase_after_it(agents, corpus, first, follow_up, wanted,
+                                                                         gone):
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
+    q = decider.rewrite(follow_up, [prev]).query
+    assert wanted in q and gone not in q, q
+
+
+def test_a_version_number_is_a_focus_term_whole():
+    """"2.6.2" is not "2.6": an answer about version 2.6.1 states "2.6" too."""
+    from citerag.answer.asked import focus_terms
+
+    assert "4.10.2" in focus_terms("When was version 4.10.2 released?", (), ())

@@ -55,6 +55,8 @@ ROUTES = ("DIRECT_ANSWER", "RETRIEVE", "REWRITE_THEN_RETRIEVE", "ASK_CLARIFICATI
 _CONNECTOR = re.compile(
     r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?:for\s+)?|^\s*(?:and|also|same)\s+(?:for|with)\s+"
     r"|^\s*(?:and|also)\s+|^\s*(?:for|with)\s+(?=\S)", re.I)
+# The connector words before a follow-up's own first word ("and", "what about"), prepositions kept.
+_LEAD_CONNECTOR = re.compile(r"^\s*(?:(?:and|but|so|also|same)\s+)?(?:(?:what|how)\s+about\s+)?", re.I)
 _QUESTION = re.compile(
     rf"^\s*(?:(?:{PREPOSITION_ALTERNATION})\s+(?:what|which|whom|whose)\b|what|which|how|when|why|where|who|whom"
     r"|whose|is|are|was|were|does|do|did|can|could|should|may|must|will|would|has|have|list|name|describe"
@@ -156,6 +158,11 @@ class RouteDecision:
     route: str
     reason: str
     source: str = "deterministic"  # which implementation decided (and why an LLM fell back)
+
+
+# Where the phrase after a preposition ends: at the next preposition or a comma; an "of" inside
+# it belongs to it ("in the case of X").
+_PHRASE_AFTER_PREPOSITION_END = re.compile(rf"\s+(?!of\s)(?:{PREPOSITION_ALTERNATION})\s|,", re.I)
 
 
 @dataclass
@@ -540,6 +547,10 @@ class Decider:
             rw = self._substitute(prev_q, ids[0], f)
             if rw is not None:
                 return rw
+        # (the connector drops a leading "for"/"with": "and for DOC 5?" → "DOC 5"; the swap needs it)
+        swapped = None if question else self._swap_prepositional(prev_q, _LEAD_CONNECTOR.sub("", user).rstrip(" ?"))
+        if swapped is not None:
+            return swapped
         there = locative_there(frag)
         place = (_numbered_part(prev_q) or f.doc_scope or self._place(prev_q)) if there else None
         if place:
@@ -794,6 +805,28 @@ class Decider:
         q = re.sub(rf"(?:\b[A-Z][a-z]+ \d+\s+)?(?<![\w-]){re.escape(old)}(?![\w-])", lambda _m: word, prev_q,
                    count=1)
         return Rewrite(q.rstrip(" ?") + "?", [word], method)
+
+    def _swap_prepositional(self, prev_q: str, frag: str) -> Rewrite | None:
+        """A fragment opening on a preposition the previous question has ("and about tables?"
+        after "What did release 2 fix about draw lines?") asks it again with the new words in
+        place of the phrase after that preposition, up to the next one or a comma: "… fix about
+        tables?", not "… fix about draw tables?"; "and for DOC 5?" after "What title does DOC 1
+        give for DOC 3?" swaps the document after "for", not the first one named; "and in the
+        second case?" after "In the first case, …?" swaps the leading scope."""
+        m = re.match(rf"({PREPOSITION_ALTERNATION})\s+(.+?)\s*$", frag.strip(), re.I)
+        if not m or pronouns(frag) or _QUESTION.match(m.group(2)):
+            return None
+        prep, new = m.group(1), m.group(2)
+        q = prev_q.rstrip(" ?")
+        hits = list(re.finditer(rf"\b{re.escape(prep)}\s+", q, re.I))
+        if not hits:
+            return None
+        start = hits[-1].end()
+        end = _PHRASE_AFTER_PREPOSITION_END.search(q, start)
+        stop = end.start() if end else len(q)
+        if not q[start:stop].strip() or q[start:stop].lower() == new.lower():
+            return None
+        return Rewrite(f"{q[:start]}{new}{q[stop:]}?", [new], "swap_prepositional")
 
     def _swap_document(self, prev_q: str, frag: str) -> Rewrite | None:
         """A fragment naming only a document ("and in DOC 2?") asks the previous question of that
