@@ -1747,3 +1747,20 @@ def test_a_version_number_is_a_focus_term_whole():
     from citerag.answer.asked import focus_terms
 
     assert "4.10.2" in focus_terms("When was version 4.10.2 released?", (), ())
+
+
+def test_a_cited_work_is_asked_with_verbs_its_entry_never_writes(agents):
+    """A reference entry ("[25] Lund A, Okafor B (2018) Widget combiners. Proc …") states who
+    wrote and where it appeared, and that the listing document cites it, without those verbs."""
+    from citerag.answer.asked import action_stated
+    from citerag.retrieval.query import analyse
+    from citerag.text.terms import Scorer
+
+    idf = {"wrote": 3.0, "widget": 5.0, "combiner": 5.0, "paper": 2.0, "cited": 3.0, "module": 4.0, "written": 3.0}
+    w = Scorer(analyse("Who wrote the widget combiners paper cited in RFC 9999?"), idf).weights
+    assert "wrote" not in w and "cited" not in w and {"widget", "combiner", "paper"} <= set(w)
+    assert "written" in Scorer(analyse("How was the widget module written?"), idf).weights  # no cited work
+    entry = "[25] Lund A, Okafor B (2018) Widget combiners. Proc. Widgets, pp 1–9."
+    assert action_stated("cited", "", entry) and not action_stated("cited", "", "Widgets combine keys.")
+    # (found on blind122: the loop refused for thin evidence, "wrote" and "cited" weighing on every hit)
+    answered(agents, "default", "Who wrote the Grafting Trees fault attack paper cited in FIPS 205?", "Castelnovi")

@@ -233,9 +233,9 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
 # by "… addressed to: x@y.org"); a bare "address" may be a data structure ("which address does X set").
 # A reference-list entry: a bracketed label, then authors and a year in parentheses.
 REFERENCE_ENTRY = re.compile(r"^(?:[-*•]\s+)?\[[\w.+-]{1,12}\]\s+[^|]*\(\d{4}[a-z]?\)")
-# The events a reference-list entry states by its form: its authors wrote, and its venue published,
-# the work (see `action_stated`).
-_BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear".split())
+# The events a reference-list entry states by its form: its authors wrote, its venue published, and
+# the document listing it cites the work (see `action_stated`).
+_BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite".split())
 _ADDRESS_KINDS = {"email": "email", "e-mail": "email", "mail": "email", "web": "address", "ip": "address"}
 
 

@@ -19,6 +19,11 @@ from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
 _ACCORDING = re.compile(r"\baccording\s+to\b", re.I)
+# How a question about a cited work is asked ("who *wrote* the … paper *cited* in X"): a reference
+# entry states its authors, year and venue, never these verbs. (The nouns stay: "paper", "title"
+# or "venue" weigh toward the reference list itself.)
+_BIBLIOGRAPHIC = frozenset(stem(w) for w in "wrote write writes written cite cites cited citing publish "
+                           "published".split())
 
 if TYPE_CHECKING:
     from citerag.retrieval.query import QueryAnalysis
@@ -60,8 +65,9 @@ class Scorer:
         unseen = max(idf.values(), default=1.0)  # a term the corpus never uses is maximally specific ...
         # "according to X" says where the answer is written, as a named document does
         scoped = _ACCORDING.search(qa.text) is not None
+        cited = qa.asks_cited
         for t in tokenize(qa.text):
-            if t in _FRAME or (scoped and t == "according"):
+            if t in _FRAME or (scoped and t == "according") or (cited and t in _BIBLIOGRAPHIC):
                 continue  # "stand for", "explain", "difference": how it is asked, not what
             if t not in idf and t in ordinary:
                 continue  # ... unless it is ordinary English ("walk me through") the corpus just never says
