@@ -1764,3 +1764,31 @@ def test_a_cited_work_is_asked_with_verbs_its_entry_never_writes(agents):
     assert action_stated("cited", "", entry) and not action_stated("cited", "", "Widgets combine keys.")
     # (found on blind122: the loop refused for thin evidence, "wrote" and "cited" weighing on every hit)
     answered(agents, "default", "Who wrote the Grafting Trees fault attack paper cited in FIPS 205?", "Castelnovi")
+
+
+def test_a_format_sequence_is_a_name_with_its_sigil():
+    from citerag.text.patterns import identifiers
+
+    assert identifiers("What is %T replaced by, and %(ID) or %s?") == ["%T", "%(ID)", "%s"]
+    assert identifiers("about 50% of 100%s and % of") == []
+
+
+@pytest.mark.parametrize("question", [
+    "What is %Q replaced by in AMC's --verdict header?",  # the header's sequences are %S %M %s %m %(ID) %(COL)
+])
+def test_a_format_sequence_the_corpus_never_writes_is_refused(agents, question):
+    r = ask(agents, "tech-manuals", question).answer
+    assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]
+
+
+def test_a_format_sequence_is_answered_from_the_line_that_writes_it(agents):
+    """The term share holds "%M" where the text writes it (the tokenizer drops the sigil); the
+    answer had stopped at the sentence announcing the sequences."""
+    answered(agents, "tech-manuals", "What does %M stand for in the --verdict header of AMC?", "maximum total score")
+
+
+def test_an_acronym_naming_whose_number_is_asked_must_be_in_the_answer():
+    """"Which RFC number …" is not answered by a DOI or a page number: the answer writes "RFC"."""
+    h = Head("number", "number", ("RFC",))
+    assert not head_stated(h, "", "X-Wing. IACR Communications in Cryptology 1(1). [c1]")
+    assert head_stated(h, "", "XMSS is specified in RFC 8391. [c1]")

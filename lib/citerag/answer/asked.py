@@ -684,8 +684,12 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself
         return bool(CUES[head.type].search(answer_text)) or names_it(answer_text)
     if head.type == "number" and head.word.lower() not in _UNTYPED_VALUES:
-        # the answer's own digits: every cited answer has some in its "[c1]" markers
-        return bool(CUES["number"].search(strip_citations(answer_text)))
+        # the answer's own digits: every cited answer has some in its "[c1]" markers; and an acronym
+        # naming whose number it is ("which RFC number", "the ABC key length") as the answer writes
+        # it: a number of something else does not answer
+        plain = strip_citations(answer_text)
+        return bool(CUES["number"].search(plain)) and all(
+            re.search(rf"\b{re.escape(m)}\b", plain) for m in head.modifiers if _ACRONYM.fullmatch(m))
     if head.type == "condition":  # set by a clause ("… secure if X is hard"), or named as one
         return bool(CUES[head.type].search(answer_text)) or names_it(evidence_text)
     if head.type:

@@ -97,10 +97,12 @@ def named_by_kind(text: str) -> list[str]:
 
 
 # A name written between the same doubled sigils on both sides, as a language marks its built-in
-# or special names: "..width..", "__init__", "%HOME%". The sigils are part of the name: a passage
+# or special names: "..width..", "__init__", "%HOME%"; or a format sequence, a percent sign and a
+# letter or a parenthesised name ("%S", "%(ID)"). The sigils are part of the name: a passage
 # saying "width" is not one naming "..width..". One dot on each side is left out: ".cfgrc." is as
 # often a file suffix ending a sentence.
-WRAPPED_NAME = re.compile(r"(?<![\w.%])(\.\.|__|%)[A-Za-z][\w-]*[A-Za-z0-9]\1(?![\w%])")
+WRAPPED_NAME = re.compile(r"(?<![\w.%])(?:(\.\.|__|%)[A-Za-z][\w-]*[A-Za-z0-9]\1(?![\w%])"
+                          r"|%(?:\([A-Za-z]\w*\)|[A-Za-z])(?![\w%(]))")
 
 # Technical identifiers: contain a digit, a hyphen/dot/underscore between letters (snake_case
 # names such as `sign_internal`), are all-caps acronyms, or command-line options.
