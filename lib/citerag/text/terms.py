@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from citerag.text.inflect import ENDINGS, bases, hyphenations, spellings
-from citerag.text.patterns import named_by_kind, named_by_title, names_place
+from citerag.text.patterns import WRAPPED_NAME, named_by_kind, named_by_title, names_place
 from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
@@ -116,6 +116,9 @@ class Scorer:
         self.aliases.update({v: t for t in self.weights for v in _compound_inflections(t)
                              if v in idf and v not in self.weights})
         self.compounds = _compounds(list(self.weights), qa.text, idf)
+        # A name with sigils ("..width..", "%S") is held where the text writes it so: the tokenizer
+        # drops the sigils, and "%s" is another name than "%S".
+        self.sigil_names = {i: i.lower() for i in qa.identifiers if WRAPPED_NAME.fullmatch(i)}
 
     @staticmethod
     def tokens(text: str) -> frozenset[str]:
@@ -128,6 +131,9 @@ class Scorer:
         for terms, held, pattern in self.compounds:
             if held <= toks and not terms <= toks and pattern.search(text):
                 toks = toks | terms
+        for name, key in self.sigil_names.items():
+            if name in text:
+                toks = toks | {key}
         return sum(w for t, w in self.weights.items() if t in toks) / self.total
 
 
