@@ -1792,3 +1792,14 @@ def test_an_acronym_naming_whose_number_is_asked_must_be_in_the_answer():
     h = Head("number", "number", ("RFC",))
     assert not head_stated(h, "", "X-Wing. IACR Communications in Cryptology 1(1). [c1]")
     assert head_stated(h, "", "XMSS is specified in RFC 8391. [c1]")
+
+
+def test_a_reference_list_named_asks_about_a_cited_work(agents):
+    """"… according to X's reference list" asks about a work X cites: its reference list is where
+    the answer is (the entry had not been retrieved, and the question was refused)."""
+    from citerag.retrieval.query import analyse
+
+    assert analyse("In which year was the Widget Standard published, according to the guide's reference list?").asks_cited
+    assert not analyse("Which list of widgets does the guide give?").asks_cited
+    answered(agents, "default", "In which year was the Advanced Encryption Standard FIPS 197 published, according to "
+                                "IR 8547's reference list?", "2001")
