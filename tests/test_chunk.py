@@ -152,3 +152,20 @@ def test_a_later_algorithm_does_not_swallow_prose_between_two_algorithms():
     blocks_text = [c.text for c in chunk_pages([page], ChunkParams(target_chars=120, overlap_chars=0, min_chars=20))]
     first = next(t for t in blocks_text if "Algorithm 1 first" in t)
     assert "z ← x + 1" not in first and "Algorithm 2" not in first
+
+
+def test_a_table_whose_first_row_is_data_does_not_repeat_it():
+    """A reference list drawn as a table ("[R1] | Author A (2019) A long title …") has no header
+    row: its first entry repeated at the top of every piece was glued to the entry text the piece
+    starts with."""
+    rows = "\n".join(f"|[R{i}]|Author{i} A, Writer B (20{i:02d}) A rather long title of work number {i}.|"
+                     for i in range(30))
+    first, rest = rows.split("\n", 1)
+    page = CleanPage("DOC", 1, f"References\n\n{first}\n|---|---|\n{rest}")
+    chunks = chunk_pages([page], ChunkParams(target_chars=400, overlap_chars=0, min_chars=0))
+    assert len(chunks) > 2
+    assert sum(c.text.count("[R0] |") for c in chunks) == 1, [c.text[:80] for c in chunks]
+    # a label row is a header, repeated in each piece
+    table = CleanPage("DOC", 2, "|name|ek|\n|---|---|\n" + "\n".join(f"|X-{i}|{i}|" for i in range(60)))
+    pieces = chunk_pages([table], ChunkParams(target_chars=200, overlap_chars=0, min_chars=0))
+    assert len(pieces) > 1 and all(c.text.startswith("name | ek") for c in pieces)

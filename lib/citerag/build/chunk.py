@@ -227,6 +227,17 @@ def _steps_resume(units: list[_Unit], b: Block) -> int | None:
     return None
 
 
+_HEADER_CELL_MAX = 40
+
+
+def _header_row(line: str) -> bool:
+    """A table's first row is its header when its cells are labels ("Parameter set | n | k"); a
+    row with a long cell is data ("[REF1] | Author A (2019) A title …" of a reference list drawn
+    as a table), and repeating it at the top of every piece glued it to the text that piece
+    starts with."""
+    return all(len(cell.strip()) <= _HEADER_CELL_MAX for cell in line.split("|"))
+
+
 def _split_long(unit: _Unit, target: int) -> list[list[tuple[str, int]]]:
     """Pieces of (text, page) no longer than `target` where possible.
 
@@ -242,8 +253,10 @@ def _split_long(unit: _Unit, target: int) -> list[list[tuple[str, int]]]:
         if unit.kind in ("table", "algorithm"):
             lines = b.text.split("\n")
             if b.kind == "table" and not have_header_row:
-                header += [(ln, b.page) for ln in lines[:1]]
-                lines, have_header_row = lines[1:], True
+                if _header_row(lines[0]):
+                    header += [(ln, b.page) for ln in lines[:1]]
+                    lines = lines[1:]
+                have_header_row = True
             elif b.kind == "paragraph" and unit.kind == "table":
                 header.append((b.text, b.page))
                 continue
