@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from citerag.answer.citations import strip_citations
 from citerag.text.inflect import IRREGULAR, bases, says_word, spellings, split_camel
@@ -331,6 +332,7 @@ def _count_shown(counted: str, sentences: list[str]) -> bool:
     say how many glyphs."""
     want = stem(counted.lower())
     for i, s in enumerate(sentences):
+        # (words as written, a compound whole: "coordinate-wise" names no coordinates)
         if want in {stem(w) for w in re.findall(r"[a-z][\w-]*", s.lower())}:
             near = [_BRACKET_REFERENCE.sub(" ", strip_citations(t)) for t in sentences[i:i + 2]]
             if any(_COUNT_CUE.search(t) for t in near):
@@ -409,6 +411,7 @@ def acronym_of(question: str, identifiers: tuple[str, ...]) -> str:
     return caps[0] if caps else ""
 
 
+@lru_cache(maxsize=1024)
 def asked_heads(question: str) -> tuple[Head, ...]:
     """The noun each "what/which X" or "how many/much X" phrase asks for: the last word of the
     noun phrase after "what"/"which" or "what is the" (English puts the head last: "license

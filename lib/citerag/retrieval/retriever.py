@@ -7,6 +7,7 @@ never retrieved, lost in fusion, or demoted by the reranker.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,13 +133,7 @@ class Retriever:
     def phrase_ranking(self, phrase: str, allowed: np.ndarray | None, depth: int) -> list[str]:
         """Chunks that hold the phrase (from `query_phrases`) verbatim, by BM25 score. Only the
         chunks BM25 scores above zero for the phrase are read, not every chunk."""
-        ids = self.store.bm25.ids
-        s = self.store.bm25.scores(phrase)
-        hit = s > 0 if allowed is None else (s > 0) & allowed
-        by_id = self.store.by_id
-        found = [i for i in np.flatnonzero(hit).tolist() if holds_any((phrase,), by_id[ids[i]].text)]
-        found.sort(key=lambda i: (-round(float(s[i]), 9), self._tiebreak[ids[i]]))
-        return [ids[i] for i in found[:depth]]
+        return self._bm25_where(phrase, lambda text: holds_any((phrase,), text), allowed, depth)
 
     def definition_ranking(self, subject: str, allowed: np.ndarray | None, depth: int) -> list[str]:
         """Chunks with a sentence that opens by defining the subject ("A KEX is a …", "KEXs are
@@ -148,11 +143,17 @@ class Retriever:
             return []
         opening = re.compile(rf"(?:^|[.!?:]\s+|\n\s*)(?:(?:an?|the)\s+)?{re.escape(s)}s?\s+(?:is|are)\s+(?:an?|the)\b",
                              re.I)
+        return self._bm25_where(s, lambda text: opening.search(text) is not None, allowed, depth)
+
+    def _bm25_where(self, query: str, keep: Callable[[str], bool], allowed: np.ndarray | None,
+                    depth: int) -> list[str]:
+        """The chunks BM25 scores above zero for the query whose text passes `keep`, by that score
+        (ties in the fixed order): only those chunks' texts are read, not every chunk's."""
         ids = self.store.bm25.ids
-        scores = self.store.bm25.scores(s)
+        scores = self.store.bm25.scores(query)
         hit = scores > 0 if allowed is None else (scores > 0) & allowed
         by_id = self.store.by_id
-        found = [i for i in np.flatnonzero(hit).tolist() if opening.search(by_id[ids[i]].text)]
+        found = [i for i in np.flatnonzero(hit).tolist() if keep(by_id[ids[i]].text)]
         found.sort(key=lambda i: (-round(float(scores[i]), 9), self._tiebreak[ids[i]]))
         return [ids[i] for i in found[:depth]]
 

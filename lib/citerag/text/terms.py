@@ -118,7 +118,7 @@ class Scorer:
         self.compounds = _compounds(list(self.weights), qa.text, idf)
         # A name with sigils ("..width..", "%S") is held where the text writes it so: the tokenizer
         # drops the sigils, and "%s" is another name than "%S".
-        self.sigil_names = {i: i.lower() for i in qa.identifiers if WRAPPED_NAME.fullmatch(i)}
+        self.sigil_names = tuple(i for i in qa.identifiers if WRAPPED_NAME.fullmatch(i))
 
     @staticmethod
     def tokens(text: str) -> frozenset[str]:
@@ -131,9 +131,9 @@ class Scorer:
         for terms, held, pattern in self.compounds:
             if held <= toks and not terms <= toks and pattern.search(text):
                 toks = toks | terms
-        for name, key in self.sigil_names.items():
+        for name in self.sigil_names:
             if name in text:
-                toks = toks | {key}
+                toks = toks | {name.lower()}  # (the weights' key)
         return sum(w for t, w in self.weights.items() if t in toks) / self.total
 
 
