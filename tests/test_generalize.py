@@ -1803,3 +1803,44 @@ def test_a_reference_list_named_asks_about_a_cited_work(agents):
     assert not analyse("Which list of widgets does the guide give?").asks_cited
     answered(agents, "default", "In which year was the Advanced Encryption Standard FIPS 197 published, according to "
                                 "IR 8547's reference list?", "2001")
+
+
+def test_a_stance_asked_of_a_document_is_stated_by_the_answer():
+    """"Which X does DOC recommend" is answered by a sentence that recommends ("should",
+    "recommended"), not by one on the same thing that takes no stance."""
+    from citerag.answer.asked import unshown_stance
+
+    q = "Which hash function does the guide recommend for signing?"
+    assert unshown_stance(q, "A hash function can be combined with a signature scheme. [c1]") == ["a recommendation"]
+    assert unshown_stance(q, "Implementations should use SHA-384 for signing. [c1]") == []
+    assert unshown_stance(q, "SHA-384 is recommended for signing. [c1]") == []
+    # a stance on another thing in the answer is not the one asked about
+    assert unshown_stance(q, "Widths of 2 points are recommended. [c1]\nA hash function hashes. [c2]") == [
+        "a recommendation"]
+    assert unshown_stance("Which key size does the guide approve?", "Keys are 2048 bits. [c1]") == ["an approval"]
+    assert unshown_stance("Which library does the tool require?", "The tool needs libfoo 1.2. [c1]") == []
+    assert unshown_stance("Does the tool prohibit symbolic links?", "Links are not followed. [c1]") == []
+    # a quantity a thing requires is asked for its number, not a stance; a question with no such
+    # verb, or with an imperative manual's "suggest", asks for none
+    assert unshown_stance("How much memory does the build require?", "About 2 GB. [c1]") == []
+    assert unshown_stance("Which command does the manual suggest for filtering?", "Use gawk. [c1]") == []
+    assert unshown_stance("Which hash function does the guide use?", "It uses SHA-384. [c1]") == []
+
+
+@pytest.mark.parametrize("corpus, question", [
+    ("default", "Which symmetric key length does FIPS 203 require for the KEM-DEM paradigm?"),
+    ("tech-manuals", "Which grid size does the Gri manual recommend for contouring?"),
+    ("tech-manuals", "Which page size does ReportLab require for canvas objects?"),
+])
+def test_a_stance_the_documents_never_take_is_refused(agents, corpus, question):
+    r = ask(agents, corpus, question).answer
+    assert r.refused and any("a recommendation" in n or "a requirement" in n for n in r.notes), (r.answer[:300],
+                                                                                               r.notes)
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "Which parameter set does NIST recommend as the default for ML-KEM?", "ML-KEM-768"),
+    ("tech-manuals", "Which Python version does ReportLab 3.6.12 require?", "3.7"),
+])
+def test_a_stance_the_documents_take_is_answered(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)

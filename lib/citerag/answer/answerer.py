@@ -26,6 +26,7 @@ from citerag.answer.asked import (
     split_parts,
     typing_words,
     unshown_quantities,
+    unshown_stance,
     unstated_defined_term,
     unstated_ordinals,
 )
@@ -296,7 +297,7 @@ def unstated_heads(question: str, evidence_text: str, answer_text: str, actions:
     composer, and the other parts still deserve their answer."""
     per_part = [[h.word for h in asked_heads(p) if not head_stated(h, evidence_text, answer_text)]
                 + ([v for v in asked_actions(p) if not action_stated(v, evidence_text, answer_text)] if actions else [])
-                + unshown_quantities(p, answer_text)
+                + unshown_quantities(p, answer_text) + unshown_stance(p, answer_text)
                 for p in split_parts(question)]
     if len(per_part) > 1 and not all(per_part):
         return []

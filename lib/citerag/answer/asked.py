@@ -23,6 +23,9 @@ corpus vocabulary: the shapes are those of English questions.
   originally *developed* on", "which release *added* …". Evidence about the
   same subject that never mentions the event (in any form: "translation",
   "written") does not say who, when or which.
+- **Asked stance.** "Which X does DOC *recommend* / *require* / *approve* …":
+  the answer states the stance ("should", "shall", "approved"), not only the
+  thing.
 """
 
 from __future__ import annotations
@@ -303,6 +306,44 @@ def unshown_quantities(question: str, answer_text: str) -> list[str]:
     if counted and not _count_shown(counted, sentences):
         out.append(f"a count of {counted}")
     return out
+
+
+# A document's stance on a thing, asked by a do-question's verb ("which X does DOC *recommend*",
+# "does the tool *require* …"), and the words that state it: a recommendation by "should" or
+# "recommended", a requirement by "shall", "must" or "needs", an approval or a permission by
+# "approved", "may" or "allowed", a prohibition by a negation. A passage about the same thing that
+# states no stance ("A KEM can be combined with …") does not say what is recommended. "suggest"
+# and "advise" are left out: manuals suggest by an imperative ("use gawk to …").
+_STANCES = {
+    "recommendation": ("recommend", r"\bshould\b|\brecommend|\bencourag|\badvis|\bprefer|\bsuggest"),
+    "requirement": ("require mandate", r"\bshall\b|\bmust\b|\brequir|\bmandat|\bneeds?\b|\bha(?:s|ve) to\b|"
+                                         r"\bonly\b|\bdepends? on\b"),
+    "approval": ("approve", r"\bapprov|\bshall\b|\bmay\b|\ballow|\bpermi|\bacceptable\b"),
+    "permission": ("permit allow", r"\bmay\b|\bcan\b|\bpermi|\ballow|\bacceptable\b|\bapprov|\blets?\b|\benabl"),
+    "prohibition": ("prohibit forbid disallow", r"\bnot\b|\bprohibit|\bforbid|\bdisallow|\bno\b"),
+}
+_STANCE_VERB = {v: kind for kind, (verbs, _) in _STANCES.items() for v in verbs.split()}
+_STANCE_CUE = {kind: re.compile(cue, re.I) for kind, (_, cue) in _STANCES.items()}
+_STANCE_ASKED = re.compile(r"\b(?:does|do|did|will|would)\s+(?:[^?,;]*?\s)?(" + "|".join(_STANCE_VERB) + r")\b",
+                           re.I)
+# "how much memory does X require" asks for a quantity, whatever words state it
+_ASKS_QUANTITY = re.compile(r"\bhow (?:many|much|long|large|big|often|small)\b", re.I)
+
+
+def unshown_stance(question: str, answer_text: str) -> list[str]:
+    """The stance a question asks a document or tool to take ("which parameter set does DOC
+    *recommend*") when the answer states none: a related passage on the same thing that neither
+    recommends, requires, approves nor forbids anything is not what the question asks. Checked on
+    the answer's own sentences, in one naming something the question names besides the verb: a
+    stance on another thing ("X recommends line widths of …" for a grid size) does not count."""
+    m = _STANCE_ASKED.search(question)
+    if not m or _ASKS_QUANTITY.search(question):
+        return []
+    kind = _STANCE_VERB[m.group(1).lower()]
+    own = token_set(question) - token_set(m.group(1))
+    if any(_STANCE_CUE[kind].search(s) and token_set(s) & own for s in split_cited(answer_text)):
+        return []
+    return [f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"]
 
 
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[A-Za-z][\w+-]*\s+){0,2}[A-Za-z][\w+-]*)", re.I)
