@@ -1844,3 +1844,13 @@ def test_a_stance_the_documents_never_take_is_refused(agents, corpus, question):
 ])
 def test_a_stance_the_documents_take_is_answered(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "To which e-mail address should comments about FIPS 205 be sent?", "fips-205-comments@nist.gov"),
+    ("tech-manuals", "From which web address can the ReportLab toolkit be downloaded?", "https://"),
+])
+def test_an_address_is_stated_by_its_form_not_by_the_word(agents, corpus, question, needs):
+    """"… may be submitted to x@y.org" states the e-mail address it never calls one: the passage
+    is ranked as holding the asked words, not outscored by one that writes "e-mail"."""
+    answered(agents, corpus, question, needs)

@@ -240,6 +240,9 @@ REFERENCE_ENTRY = re.compile(r"^(?:[-*•]\s+)?\[[\w.+-]{1,12}\]\s+[^|]*\(\d{4}[
 # The events a reference-list entry states by its form: its authors wrote, its venue published, and
 # the document listing it cites the work (see `action_stated`).
 _BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite".split())
+# Answer types a text states by their form ("x@y.org", "https://…"), seldom with the words a
+# question asks for them with ("to which e-mail address …").
+STATED_BY_FORM = frozenset(("email", "address"))
 _ADDRESS_KINDS = {"email": "email", "e-mail": "email", "mail": "email", "web": "address", "ip": "address"}
 
 

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from citerag.answer.asked import (
     CUES,
+    STATED_BY_FORM,
     TYPES,
     Asked,
     Head,
@@ -26,6 +28,7 @@ from citerag.answer.asked import (
     asks_default,
     states_a_default,
     type_match,
+    typing_words,
 )
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
@@ -174,6 +177,20 @@ def _without_date_heads(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnal
     return dataclasses.replace(qa, text=text)
 
 
+def _form_stated(score: Scorer, heads: tuple[Head, ...]) -> Callable[[str], float]:
+    """The part's scorer, with the words naming an e-mail or web address counted as stated by a
+    passage showing one: "… may be submitted to x@y.org" states the "e-mail address" it never
+    writes. A passage writing the words too ("the website http://…") scores as before."""
+    forms = [(CUES[h.type], " ".join((h.word, *typing_words(h)))) for h in heads if h.type in STATED_BY_FORM]
+    if not forms:
+        return score
+
+    def scored(text: str) -> float:
+        return score(" ".join([text, *(words for rx, words in forms if rx.search(text))]))
+
+    return scored
+
+
 _DEFINES_AFTER = r"\s*(?::|—|–|=|\(|\bis\b|\bare\b|\bmeans\b)"
 # How a passage defines the asked thing itself: "Drift windows are …", "seed: A value …". Not
 # "margin: margin." or "Cost: For N points …": a table row or a label, whose
@@ -217,7 +234,7 @@ def defines_name(text: str, wanted: list[str], subject: str = "") -> bool:
             or bool(subject and re.match(rf"(?:(?:an?|the)\s+)?{re.escape(subject)}\b{_DEFINES_SUBJECT}", head, re.I)))
 
 
-def passage_score(score: Scorer, types: tuple[str, ...], p: Passage, rank: int, acronym: str = "",
+def passage_score(score: Callable[[str], float], types: tuple[str, ...], p: Passage, rank: int, acronym: str = "",
                   plurals: tuple[str, ...] = (), describes: bool = False, subject: str = "",
                   asks_io: bool = False) -> float:
     """Weighted term share of the passage, and of the passage read under its section heading
@@ -338,6 +355,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         heads = asked_heads(part.text)
         pqa = _without_date_heads(_part_qa(qa, part.text, first_subject if n else None), heads)
         score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
+        form_score = _form_stated(score, heads)
         # the names this part asks about: a passage defining another part's name does not answer it
         part_names = wanted if pqa is qa else names(pqa, ordinary)
         side = _side_name(part.topic, tuple(q.topic for q in want.parts if q is not part and q.topic))
@@ -371,7 +389,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         conditional = bool(_RETURNS_WHEN.search(part.text))
         # the thing a definition part asks about ("drift windows"): a passage defining it answers it
         subject = (definition_subject(part.text) or "").strip(" ,;:") if "definition" in part.types else ""
-        ranked = sorted(((passage_score(score, part.types, p, rank[p.head.key], want.acronym, plurals, describes,
+        ranked = sorted(((passage_score(form_score, part.types, p, rank[p.head.key], want.acronym, plurals, describes,
                                         subject, asks_io)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, part_names, subject) else 0.0)
