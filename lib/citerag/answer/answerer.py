@@ -22,6 +22,7 @@ from citerag.answer.asked import (
     focus_terms,
     head_stated,
     phrase_stated,
+    place_numbers,
     setting_words,
     split_parts,
     typing_words,
@@ -266,7 +267,9 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
                  if qa.asks_cited and qa.docs and not any(e.doc_id in qa.docs for e in cited) else [])
     raw = " ".join(e.headed_text for e in cited)
     text = raw.lower()
-    missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions) if not term_stated(f, text)]
+    places = place_numbers(qa.text)
+    missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions)
+               if not term_stated(f, text, alone=f not in places)]
     return missing + unstated_heads(qa.text, raw, answer_text, actions) + unsourced
 
 
@@ -278,11 +281,16 @@ def _of_named_docs(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Evidence
     return [e for e in evidence if e.doc_id in qa.docs] or evidence
 
 
-def term_stated(term: str, text: str) -> bool:
+def term_stated(term: str, text: str, alone: bool = True) -> bool:
     """Whether lower-cased `text` states `term` as written or spaced differently ("AB-CD 768",
     "7 856"). A respaced match must start and end on a word boundary: with the spaces simply
-    dropped, a name ("Pager") would be found in "page remaining"."""
+    dropped, a name ("Pager") would be found in "page remaining". A number must stand alone
+    (`alone`), unless it numbers a place the text may not repeat ("step 8 of X").
+    """
     t = term.lower()
+    if alone and re.fullmatch(r"\d+", t):
+        # a number stands alone: "4" is not stated by "2014", "44" or the "4" of "2.4"
+        return re.search(r"(?<![\d.])" + r"\s*".join(t) + r"(?!\d)(?!\.\d)", text) is not None
     if t in text:
         return True
     chars = [re.escape(ch) for ch in re.sub(r"\s+", "", t)]

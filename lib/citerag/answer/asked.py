@@ -107,7 +107,9 @@ TYPES: dict[str, re.Pattern[str]] = {
 # amount of money, "how long does X take" a duration ("how long must the nonce be" is a length).
 STRICT: dict[str, re.Pattern[str]] = {
     "money": re.compile(r"\bhow much (?:does|do|did|will|would|is|are)\b.*\b(?:cost|charge)\b|"
-                        r"\bwhat (?:does|do|did|will|would)\b.*\bcost\b|\b(?:price|prices|fee|fees)\b", re.I),
+                        r"\bwhat (?:does|do|did|will|would)\b.*\bcost\b|\b(?:price|prices|fee|fees)\b|"
+                        # "what does X charge (for Y)?", not "what does the charge field do"
+                        r"\bwhat (?:does|do|did|will|would)\b[^?]*\bcharge\b(?=\s+(?:for|to|per)\b|\s*\?)", re.I),
     "duration": re.compile(r"\bhow long (?:does|do|did|will|would|should|can|could)\b.*\b(?:take|takes|last|lasts)\b|"
                            r"\bhow much time\b", re.I),
     # "what is the maximum number of rows": a limit, which the documents state as one; a count of
@@ -861,6 +863,17 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     covered = " ".join(found).lower()
     found += [n for n in proper_names(question) if n.lower() not in covered]
     return tuple(dict.fromkeys(f for f in found if f.lower() not in named))
+
+
+# Words numbering a place in a document ("step 8", "line 3", "Table 2"), by which a question says
+# where the fact is; the text there need not repeat the number.
+_PLACE_NUMBER = re.compile(r"\b(?:steps?|lines?|items?|pages?|algorithm|equation|" +
+                           "|".join(sorted(LOCATOR_HEADS)) + r")\s+(\d+)\b", re.I)
+
+
+def place_numbers(question: str) -> frozenset[str]:
+    """The numbers a question uses to point at a place ("on step 8 of X"), not as a fact asked about."""
+    return frozenset(m.group(1) for m in _PLACE_NUMBER.finditer(question))
 
 
 _ORDINAL_WORDS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth").split()
