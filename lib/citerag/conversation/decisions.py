@@ -652,13 +652,31 @@ class Decider:
                 return m.group(0)
             lo = at
             while lo > 0 and self._in_phrase(toks[lo - 1]) and not toks[lo - 1].endswith((",", ";", ":")):
+                if lo > 1 and bare[lo - 2].lower() in AUXILIARIES:
+                    break  # the verb after an auxiliary ("who may *publish* new versions …")
                 lo -= 1
             words = bare[lo: at + 1]
             if at + 1 < len(bare) and re.search(r"\d", bare[at + 1]):  # "version 2.12.20", "Algorithm 7"
                 words.append(bare[at + 1])
+            elif at + 2 < len(bare) and bare[at + 1].lower() == "of" and not toks[at].endswith((",", ";", ":")):
+                words += self._of_complement(toks[at + 1:], bare[at + 1:])  # "new versions of the X License"
             return "the " + " ".join(words)
 
         return _DEMONSTRATIVE.sub(phrase, frag)
+
+    def _of_complement(self, toks: list[str], bare: list[str]) -> list[str]:
+        """The "of" phrase completing a noun ("of the General Public License"), up to a comma or a
+        word outside a noun phrase; nothing when no topic word follows the "of"."""
+        out = [bare[0]]
+        for t, b in zip(toks[1:], bare[1:]):
+            if b.lower() not in ("the", "a", "an") and not self._in_phrase(t):
+                break
+            out.append(b)
+            if t.endswith((",", ";", ":")):
+                break
+        while out and out[-1].lower() in ("of", "the", "a", "an"):
+            out.pop()
+        return out
 
     def _replace_pronouns(self, frag: str, f: Focus) -> Rewrite:
         if not f.entity:
