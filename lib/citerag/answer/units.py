@@ -235,8 +235,17 @@ def _described_signature(lines: list[str], nxt: str) -> bool:
     sentence that leans on it ("draws the sheet's edge as a rectangle"): an API reference's
     entry. The signature is the entry's subject, so it is kept as a code unit the description
     continues; before, it was dropped as no statement and "which method draws the boundary?" got
-    the description without the method's name."""
-    return len(lines) == 1 and bool(_SIGNATURE.match(lines[0])) and nxt.strip()[:1].islower()
+    the description without the method's name. A description may also open by naming the entry
+    ("The drawEdge method draws …")."""
+    return len(lines) == 1 and _describes(lines[0], nxt)
+
+
+def _describes(code: str, nxt: str) -> bool:
+    """Does `nxt` describe the signature `code` ("draws the sheet's edge …", "The drawEdge method …")?"""
+    if not _SIGNATURE.match(code):
+        return False
+    name = code.split("(")[0].rsplit(".", 1)[-1]
+    return nxt.strip()[:1].islower() or re.match(rf"(?:the\s+)?{re.escape(name)}\b", nxt.strip(), re.I) is not None
 
 
 def _titles_table(line: str, nxt: str) -> bool:
@@ -330,7 +339,8 @@ def continues(prev: Unit, nxt: Unit) -> bool:
     announces = bool(_ANNOUNCES.search(prev.text))
     if nxt.block == prev.block + 1 and (
             (_unfinished(prev) and (nxt.kind == "code" or nxt.text[:1].islower()))
-            or (prev.kind == "code" and nxt.kind == "sentence" and nxt.text[:1].islower())):
+            or (prev.kind == "code" and nxt.kind == "sentence" and (nxt.text[:1].islower()
+                                                                    or _describes(prev.text, nxt.text)))):
         return True  # one sentence around a displayed command ("… add the line" [code] "so that …") or
         # broken over paragraphs
     if nxt.block != prev.block and not (announces and nxt.block == prev.block + 1):
