@@ -1146,3 +1146,17 @@ def test_a_scope_by_document_number_weighs_nothing_in_the_term_share():
     assert score("A KEX is a scheme that establishes a shared key.") == 1.0
     # without "to" the word is the question's own
     assert "according" in Scorer(analyse("What does the according field hold?"), idf).weights
+
+
+def test_a_signature_described_by_a_sentence_naming_it_is_read_with_it():
+    """'pathobject.rect(x, y)' alone, then 'The rect method draws a rectangle …': the description
+    opens by naming the entry, capitalised; it continues the signature as a lower-case one does."""
+    from citerag.answer.units import continues, units
+
+    ev = _ev("c1", "Figure 3: arcs\n\npath.rect(x, y, width, height)\n\nThe rect method draws a rectangle with its "
+                   "corner at (x,y).\n\npath.close()\n\nAll paths end somewhere.")
+    by_text = {u.text: u for u in units(ev)}
+    sig = by_text["path.rect(x, y, width, height)"]
+    assert sig.kind == "code"
+    assert continues(sig, by_text["The rect method draws a rectangle with its corner at (x,y)."])
+    assert "path.close()" not in by_text  # a sentence not naming it describes something else

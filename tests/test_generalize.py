@@ -1854,3 +1854,55 @@ def test_an_address_is_stated_by_its_form_not_by_the_word(agents, corpus, questi
     """"… may be submitted to x@y.org" states the e-mail address it never calls one: the passage
     is ranked as holding the asked words, not outscored by one that writes "e-mail"."""
     answered(agents, corpus, question, needs)
+
+
+def test_a_number_asked_about_stands_alone_in_the_evidence():
+    """"version 4" is not stated by "2014" or the "4" of "2.4"; a number pointing at a place
+    ("step 8 of X") need not be repeated there."""
+    from citerag.answer.answerer import term_stated
+    from citerag.answer.asked import place_numbers
+
+    assert not term_stated("4", "in march 2014, version 2.4 was released")
+    assert term_stated("4", "version 4 was released")
+    assert term_stated("7856", "a signature of 7 856 bytes")
+    assert term_stated("4", "in 2014", alone=False)
+    assert place_numbers("What bound applies to the loop on step 8 of Sample, and in Table 3?") == {"8", "3"}
+    assert place_numbers("When was version 4 published?") == frozenset()
+
+
+@pytest.mark.parametrize("corpus, question", [
+    ("default", "When was version 7 of FIPS 203 published?"),
+    ("tech-manuals", "When was version 6 of the General Public License published?"),
+])
+def test_a_version_the_documents_never_number_is_refused(agents, corpus, question):
+    r = ask(agents, corpus, question).answer
+    assert r.refused and r.refusal_reason == "focus_not_stated", (r.answer[:300], r.notes)
+
+
+def test_a_charge_asked_for_is_an_amount_of_money():
+    from citerag.answer.asked import unshown_quantities
+
+    q = "What does the foundation charge for permission to copy the program?"
+    assert unshown_quantities(q, "You may charge for this service if you wish. [c1]") == ["an amount of money"]
+    assert unshown_quantities(q, "It is free of charge. [c1]") == []
+    assert unshown_quantities("What does the charge field hold?", "The charge in coulombs. [c1]") == []
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, wanted", [
+    ("tech-manuals", "Who may publish new versions of the General Public License, according to the Gri manual?",
+     "and how are those versions numbered?", "the new versions of the General Public License"),
+    ("default", "Which parties must establish shared secret keys, according to SP 800-227?",
+     "and how are those keys protected?", "the shared secret keys"),
+    ("default", "Who must guard against the disclosure of private keys, according to FIPS 205?",
+     "and why does that disclosure matter?", "the disclosure of private keys"),
+])
+def test_a_demonstrative_takes_the_noun_phrase_not_the_verb_before_it(agents, corpus, first, follow_up, wanted):
+    """"those versions" after "Who may publish new versions of X?" is "the new versions of X", not
+    "the publish new versions"."""
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
+    q = decider.rewrite(follow_up, [prev]).query
+    assert wanted in q and "establish shared" not in q and "publish new" not in q, q
