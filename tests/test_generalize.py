@@ -1906,3 +1906,19 @@ def test_a_demonstrative_takes_the_noun_phrase_not_the_verb_before_it(agents, co
     prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
     q = decider.rewrite(follow_up, [prev]).query
     assert wanted in q and "establish shared" not in q and "publish new" not in q, q
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, wanted", [
+    ("default", "How often will FIPS 204 be reviewed?", "and why that often?", "Why will FIPS 204 be reviewed"),
+    ("tech-manuals", "How long does Gri's query command wait?", "why that long?", "Why does Gri's query command wait"),
+])
+def test_a_bare_question_word_with_a_degree_asks_the_same_question_anew(agents, corpus, first, follow_up, wanted):
+    """"why that often?" after "How often will X be reviewed?" is "Why will X be reviewed?": the
+    degree points back at the previous question's, which the new question word replaces whole."""
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
+    q = decider.rewrite(follow_up, [prev]).query
+    assert q.startswith(wanted), q

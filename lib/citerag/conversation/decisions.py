@@ -67,7 +67,12 @@ _QUESTION = re.compile(
 _CONDITION = re.compile(rf"^\s*(?:what\s+)?(?:if|when(?!\s+(?:{AUXILIARY_ALTERNATION})\b)|unless|in\s+case"
                         r"|even\s+if)\b", re.I)
 # A follow-up that is only a question word ("and where?", "why?"): the same question, asked anew.
-_BARE_WH = re.compile(r"^\s*(where|when|who|why|how)\s*$", re.I)
+# ... or with a degree pointing back ("why that often?", "how so?").
+_BARE_WH = re.compile(r"^\s*(where|when|who|why|how)(?:\s+(?:that|so)(?:\s+(?:often|long|much|many|far|large|"
+                      r"small|big|early|late|soon))?)?\s*$", re.I)
+# The question word of a previous question with the degree it asks ("How often", "How many …").
+_LEAD_WH_PHRASE = re.compile(r"^\s*(?:how\s+(?:often|long|far|large|small|big|early|late|soon)\b"
+                             r"|what|which|where|when|who|whom|why|how)\b", re.I)
 _LEAD_WH = re.compile(r"^\s*(?:what|which|where|when|who|whom|why|how)\b", re.I)
 _AUX_START = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 _PRONOUN = re.compile(rf"\b({PERSONAL_PRONOUNS}|this|that|these|those)\b", re.I)
@@ -531,8 +536,10 @@ class Decider:
         quoted = self._swap_quoted(prev_q, frag)
         if quoted is not None:
             return quoted
-        if _BARE_WH.match(frag) and _LEAD_WH.match(prev_q):  # "and where?": the same question, asked anew
-            q = _LEAD_WH.sub(frag.strip().capitalize(), prev_q.rstrip(" ?"), count=1)
+        bare = _BARE_WH.match(frag)
+        if bare and _LEAD_WH.match(prev_q):  # "and where?": the same question, asked anew
+            # ("why that often?" after "How often will X be reviewed?": "Why will X be reviewed?")
+            q = _LEAD_WH_PHRASE.sub(bare.group(1).capitalize(), prev_q.rstrip(" ?"), count=1)
             return Rewrite(q + "?", [f.entity] if f.entity else [], "swap_question_word")
         if _CONDITION.match(frag) and ids:
             # "and when it is SHA-9?" after "… when the mode is SHA-7?": the same question, for the
