@@ -1922,3 +1922,24 @@ def test_a_bare_question_word_with_a_degree_asks_the_same_question_anew(agents, 
     prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
     q = decider.rewrite(follow_up, [prev]).query
     assert q.startswith(wanted), q
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, wanted", [
+    ("default", "Who wrote the paper on QC-MDPC decoders with several shades of gray cited in IR 8545?",
+     "and in which year?", "In which year was the paper on QC-MDPC decoders with several shades of gray cited in "
+                           "IR 8545 written?"),
+    ("tech-manuals", "Who supplied the fix for draw arc in Gri?", "and in which version?",
+     "In which version was the fix for draw arc in Gri supplied?"),
+])
+def test_a_circumstance_asked_after_who_did_it_asks_about_the_event(agents, corpus, first, follow_up, wanted):
+    """"and in which year?" after "Who wrote X?" asks when X was written: the bare question word
+    swapped in gave "When wrote X", and the fragment alone "in which year in DOC"."""
+    from citerag.conversation.engine import make_decider
+    from citerag.text.inflect import past_participle
+
+    assert [past_participle(v) for v in ("wrote", "chose", "built", "designed")] == [
+        "written", "chosen", "built", "designed"]
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
+    assert decider.rewrite(follow_up, [prev]).query == wanted

@@ -28,7 +28,7 @@ from citerag.answer.asked import PREPOSITION_ALTERNATION, asked_heads, defined_s
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, detect_mode
-from citerag.text.inflect import split_camel
+from citerag.text.inflect import past_participle, split_camel
 from citerag.text.patterns import (
     LOCATOR_HEADS,
     PERSONAL_PRONOUNS,
@@ -71,6 +71,11 @@ _CONDITION = re.compile(rf"^\s*(?:what\s+)?(?:if|when(?!\s+(?:{AUXILIARY_ALTERNA
 _BARE_WH = re.compile(r"^\s*(where|when|who|why|how)(?:\s+(?:that|so)(?:\s+(?:often|long|much|many|far|large|"
                       r"small|big|early|late|soon))?)?\s*$", re.I)
 # The question word of a previous question with the degree it asks ("How often", "How many …").
+# "and in which year?", "and when?": a bare question about the circumstances of an event.
+_BARE_CIRCUMSTANCE = re.compile(rf"^\s*(?:(?:{PREPOSITION_ALTERNATION})\s+(?:which|what)\s+[a-z]+|when|where)\s*$",
+                                re.I)
+# "Who wrote X …?": a past event asked by its agent.
+_WHO_DID = re.compile(r"^\s*who\s+([a-z]+)\s+(.+?)\s*\??\s*$", re.I)
 _LEAD_WH_PHRASE = re.compile(r"^\s*(?:how\s+(?:often|long|far|large|small|big|early|late|soon)\b"
                              r"|what|which|where|when|who|whom|why|how)\b", re.I)
 _LEAD_WH = re.compile(r"^\s*(?:what|which|where|when|who|whom|why|how)\b", re.I)
@@ -277,6 +282,16 @@ def _numbered_part(question: str) -> str | None:
 
 _WHICH_AUX = re.compile(rf"^\s*(?:which|what)\s+(?:[\w-]+\s+){{0,4}}?({AUXILIARY_ALTERNATION})\s+(\S.*)$", re.I)
 _DO_MODAL = frozenset("does do did can could should will would must may might shall".split())
+
+
+def _circumstance_of_event(prev_q: str, frag: str) -> str | None:
+    """"and in which year?" after "Who wrote the paper on X?" asks when the event happened to its
+    object: "In which year was the paper on X written" (swapping the question word alone gave
+    "When wrote the paper …", and a fragment "in which year in DOC?")."""
+    m = _WHO_DID.match(prev_q)
+    if not m or not _BARE_CIRCUMSTANCE.match(frag) or not past_form(m.group(1).lower()):
+        return None
+    return f"{frag.strip().capitalize()} was {m.group(2).rstrip(' ?')} {past_participle(m.group(1))}"
 
 
 def _ask_of_answer(prev_q: str, wh: str, name: str) -> str | None:
@@ -536,6 +551,9 @@ class Decider:
         quoted = self._swap_quoted(prev_q, frag)
         if quoted is not None:
             return quoted
+        passive = _circumstance_of_event(prev_q, frag)
+        if passive:
+            return Rewrite(passive + "?", [f.entity] if f.entity else [], "ask_event_circumstance")
         bare = _BARE_WH.match(frag)
         if bare and _LEAD_WH.match(prev_q):  # "and where?": the same question, asked anew
             # ("why that often?" after "How often will X be reviewed?": "Why will X be reviewed?")

@@ -49,6 +49,17 @@ def bases(low: str) -> set[str]:
     return {f for f in forms if len(f) >= 3}
 
 
+def past_participle(past: str) -> str:
+    """The past participle of a verb's past form ("wrote" → "written", "chose" → "chosen";
+    "built", "designed" are their own), for asking a past event in the passive."""
+    low = past.lower()
+    base = IRREGULAR.get(low)
+    if base is None:
+        return low
+    others = [f for f, b in IRREGULAR.items() if b == base and f != low]
+    return next((f for f in others if f.endswith("n")), low)
+
+
 _PREFIXES = ("sub", "non", "pre", "re", "un", "multi", "inter", "co")
 
 
