@@ -1943,3 +1943,18 @@ def test_a_circumstance_asked_after_who_did_it_asks_about_the_event(agents, corp
     decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
     prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
     assert decider.rewrite(follow_up, [prev]).query == wanted
+
+
+def test_a_word_the_corpus_never_writes_before_an_ordinal_modifies_nothing():
+    """"does Bob *put* first in …": "put" is absent from a corpus, but it is a verb, followed by an
+    ordinal, not the kind of a noun; "a violin plot" still names a kind."""
+    from citerag.answer.answerer import modifying
+
+    assert modifying("Which string does Bob put first in the message?", ["put"]) == []
+    assert modifying("Which option sets more margin in the box?", ["sets"]) == []
+    assert modifying("Which command draws a violin plot?", ["violin"]) == ["violin"]
+
+
+def test_an_absent_verb_before_an_ordinal_is_not_refused_as_a_kind(agents):
+    r = ask(agents, "default", "Which constant string does Bob put first in MAC_Data, according to SP 800-227?")
+    assert not r.answer.refused and "KC_1_E" in r.answer.answer, r.answer.notes

@@ -420,13 +420,15 @@ def modifying(question: str, absent: list[str]) -> list[str]:
     app?", "radar charts with …"): they name the kind of thing asked about, so however well a
     passage matches the rest of the question ("which command draws a … plot"), it is about
     another kind. A word followed by a verb ("a pilot verify per flight", "in a hurry run …"), a
-    function word, an -ing form, or a quantifier ("how many bytes") modifies nothing."""
+    function word, an -ing form, an ordinal or a comparative ("does Bob put *first* in …": no noun
+    follows), or a quantifier ("how many bytes") modifies nothing."""
     out = []
     for w in absent:
         if w.lower() in _QUANTIFIERS:
             continue
         m = re.search(rf"(?<![\w-]){re.escape(w)}\s+([A-Za-z][\w-]{{2,}})(?={_PHRASE_END})", question, re.I)
-        if m and m.group(1).lower() not in STOPWORDS and not m.group(1).lower().endswith("ing"):
+        nxt = m.group(1).lower() if m else ""
+        if m and nxt not in STOPWORDS and not nxt.endswith("ing") and nxt not in _DESCRIBING:
             out.append(w)
     return out
 
