@@ -1958,3 +1958,39 @@ def test_a_word_the_corpus_never_writes_before_an_ordinal_modifies_nothing():
 def test_an_absent_verb_before_an_ordinal_is_not_refused_as_a_kind(agents):
     r = ask(agents, "default", "Which constant string does Bob put first in MAC_Data, according to SP 800-227?")
     assert not r.answer.refused and "KC_1_E" in r.answer.answer, r.answer.notes
+
+
+def test_a_numbered_document_before_the_asked_noun_modifies_it():
+    """"Which DOC 12 algorithm performs …" asks for an algorithm: the document name had ended the
+    phrase, leaving the question with no asked thing."""
+    from citerag.answer.asked import asked_heads
+
+    assert [h.word for h in asked_heads("Which DOC 12 algorithm performs the inverse of Pack?")] == ["algorithm"]
+    assert [h.word for h in asked_heads("Which RFC 8446 extension carries the key share?")] == ["extension"]
+    assert asked_heads("Which DOC 12 does X cite?") == ()
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "Which FIPS 205 algorithm generates a hypertree signature?", "ht_sign"),
+    ("default", "Which FIPS 203 algorithm performs the inverse of BitsToBytes?", "BytesToBits"),
+])
+def test_an_algorithm_asked_for_by_what_it_does_is_named_by_its_title(agents, corpus, question, needs):
+    """The description line under an algorithm's title ("Performs the inverse of X.") is restated
+    under that title when the question asks which algorithm: the line alone names none."""
+    answered(agents, corpus, question, needs)
+
+
+def test_a_description_line_is_restated_under_its_algorithm_title():
+    from citerag.answer.asked import asked_heads
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.extractive import with_section
+    from citerag.answer.units import Passage, units
+    from citerag.core.types import Location
+
+    ev = Evidence("c1", Location("D::p1::c1", "D", 1, 1), "Algorithm 7 PackBits(b)\nPacks a bit string into words.\nInput: bit string b.\n1: return w")
+    us = units(ev)
+    line = next(u for u in us if u.text.startswith("Packs"))
+    p = with_section(Passage([line]), asked_heads("Which algorithm packs a bit string?"), {ev.key: ev.text})
+    assert p.head.text.startswith("Algorithm 7 PackBits(b): Packs"), p.head.text
+    same = with_section(Passage([line]), asked_heads("What does PackBits pack?"), {ev.key: ev.text})
+    assert same.head.text.startswith("Packs")

@@ -476,6 +476,12 @@ def asked_heads(question: str) -> tuple[Head, ...]:
         ended_by = ""
         alternatives: tuple[str, ...] = ()
         end = len(rest)  # where the phrase ended
+        # a document named by its series and number before the noun modifies it ("which DOC 12
+        # algorithm …"), as an acronym does
+        if (len(rest) > 2 and _ACRONYM.fullmatch(rest[0]) and re.fullmatch(r"\d[\w.-]*", rest[1])
+                and rest[2].isalpha() and rest[2].islower() and rest[2] not in AUXILIARIES
+                and rest[2] not in STOPWORDS):
+            rest = rest[2:]
         for i, raw in enumerate(rest[:5]):
             w = raw.strip("?,.;:!")
             low = w.lower()

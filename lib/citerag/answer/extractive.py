@@ -730,11 +730,17 @@ def with_section(p: Passage, heads: tuple[Head, ...], text_of: dict[str, str]) -
     """A passage that never names the thing asked for ("which *version* added X?") while its
     section title does ("13.1.1.22 Version 2.12.5 [2003 May 19]" over "Add X."): the answer is
     the title, so the passage is restated under it, when the title is text of its evidence (so
-    the sentence stays supported by what it cites)."""
+    the sentence stays supported by what it cites). An algorithm's description line ("Performs
+    the inverse of X.") is restated under the algorithm's title ("which algorithm performs …").
+    """
+    words = token_set(p.text)
+    group = p.head.group if p.head.kind == "sentence" else ""
+    if group and group in text_of.get(p.head.key, "") and any(
+            h.word.lower() not in words and h.word.lower() in token_set(group) for h in heads):
+        return Passage([replace(p.head, text=f"{group}: {p.head.text}"), *p.units[1:]])
     section = p.head.heading.split(" > ")[-1] if p.head.heading else ""
     if not section or section not in text_of.get(p.head.key, ""):
         return p
-    words = token_set(p.text)
     title = token_set(section)
     if not any(h.word.lower() not in words and h.word.lower() in title for h in heads) and not (
             any(h.type == "locator" for h in heads) and _numbered_title(p)):
