@@ -1994,3 +1994,25 @@ def test_a_description_line_is_restated_under_its_algorithm_title():
     assert p.head.text.startswith("Algorithm 7 PackBits(b): Packs"), p.head.text
     same = with_section(Passage([line]), asked_heads("What does PackBits pack?"), {ev.key: ev.text})
     assert same.head.text.startswith("Packs")
+
+
+def test_a_member_spaced_from_its_object_on_both_sides_of_the_dot_is_glued_back():
+    """The extractor writes "KEMX . Encaps : On input …": the question's "KEMX.Encaps" was not
+    found, and the sentence splitter cut the line in two. A member the document writes glued
+    elsewhere, or after two or more objects, is glued back; a sentence ending on a name is not."""
+    from citerag.build.clean import join_spaced_members
+
+    text = ("- KEMX . Encaps : On input ek\n- PKE . Decrypt( p)\n- KD-PKE . Decrypt( p)\n"
+            "the address ADRS . Output : x\nADRS . Output : y\nthe KDF . So we\nAB-KEM.Encaps runs")
+    out = join_spaced_members([text])[0]
+    assert "KEMX.Encaps :" in out and "PKE.Decrypt(" in out and "KD-PKE.Decrypt(" in out
+    assert "ADRS . Output" in out and "KDF . So" in out
+    assert join_spaced_members(["No members . Here at all."]) == ["No members . Here at all."]
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("What does DONOTUSE.Encaps output in SP 800-227?", "K := s"),
+    ("In which unit does XOF.Squeeze of FIPS 203 take its length?", "bytes"),
+])
+def test_a_member_name_written_spaced_in_the_pdf_is_found(agents, question, needs):
+    answered(agents, "default", question, needs)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from citerag.build.ingest import PageRecord
 from citerag.core.params import CleanParams
 from citerag.text.patterns import SPACED_MEMBER, has_pseudocode
+from citerag.text.tokenize import STOPWORDS, function_words
 
 # Characters NFKC leaves alone but that break token matching ("ML‑KEM", "−1").
 _CHAR_MAP = str.maketrans(
@@ -145,6 +146,32 @@ def restore_compounds(texts: list[str]) -> list[str]:
     return [pat.sub(lambda m: fix[m.group(1)], t) for t in texts]
 
 
+# "DONOTUSE . KeyGen": a member name the extractor spaced from its object on both sides of the dot
+# (SPACED_MEMBER mends "X .Member").
+_SPACED_DOT = re.compile(r"(?<![\w.-])([A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*) \. ([A-Z][A-Za-z0-9]*)\b")
+_GLUED_MEMBER = re.compile(r"(?<![\w.-])[^\W\d_][\w-]*\.([A-Z][A-Za-z0-9]+)\b")
+
+
+def join_spaced_members(texts: list[str]) -> list[str]:
+    """Glue "X . Member" back into "X.Member" where the document shows Member to be a member: it
+    writes it glued elsewhere ("ML-KEM.KeyGen"), or spaced after two or more objects ("PKE .
+    Decrypt", "KD-PKE . Decrypt"). A sentence ending on a name ("… the address ADRS . Output :",
+    "… KDF . So") stays apart: its next word is a function word, or follows that name alone. The
+    question "What does X.KeyGen output?" then finds its name, and the sentence splitter no
+    longer cuts "X . Encaps : On input …" in two."""
+    glued = {m.group(1) for t in texts for m in _GLUED_MEMBER.finditer(t)}
+    owners: defaultdict[str, set[str]] = defaultdict(set)
+    for t in texts:
+        for m in _SPACED_DOT.finditer(t):
+            owners[m.group(2)].add(m.group(1))
+    members = {w for w, objs in owners.items()
+               if (w in glued or len(objs) >= 2) and w.lower() not in STOPWORDS and w.lower() not in function_words()}
+    if not members:
+        return texts
+    return [_SPACED_DOT.sub(lambda m: f"{m.group(1)}.{m.group(2)}" if m.group(2) in members else m.group(0), t)
+            for t in texts]
+
+
 def dehyphenate(text: str, vocabulary: set[str]) -> str:
     """Join words broken at line ends; inline "ap- proved" only when "approved" is a real word."""
     text = _LINE_HYPHEN.sub(r"\1\2", text)
@@ -245,7 +272,7 @@ def clean_document(pages: list[PageRecord], params: CleanParams) -> list[CleanPa
         texts = [strip_markdown(t) for t in texts]
     if params.strip_line_numbers:
         texts = strip_line_numbers(texts)
-    texts = [split_algorithm_steps(t) for t in texts]
+    texts = join_spaced_members([split_algorithm_steps(t) for t in texts])
     if params.dehyphenate:
         vocab = {w.lower() for t in texts for w in _WORD.findall(t)}
         texts = restore_compounds([dehyphenate(t, vocab) for t in texts])
