@@ -2016,3 +2016,27 @@ def test_a_member_spaced_from_its_object_on_both_sides_of_the_dot_is_glued_back(
 ])
 def test_a_member_name_written_spaced_in_the_pdf_is_found(agents, question, needs):
     answered(agents, "default", question, needs)
+
+
+def test_a_count_the_question_states_and_the_answer_contradicts_is_reported():
+    from citerag.answer.asked import contradicted_counts
+
+    q = "Which five parameter sets does the scheme come with?"
+    assert contradicted_counts(q, "The scheme is equipped with three parameter sets. [c1]") == [
+        "five parameter sets (the answer states three)"]
+    assert contradicted_counts("Which two hash functions does it use?", "It uses two hash functions. [c1]") == []
+    assert contradicted_counts("Which two hash functions does it use?", "It uses SHA-256. [c1]") == []  # no count
+    assert contradicted_counts("How many columns are there?", "There are two columns. [c1]") == []  # asked
+
+
+@pytest.mark.parametrize("corpus, question", [
+    ("default", "Which four parameter sets does ML-KEM come with in FIPS 203?"),
+    ("tech-manuals", "Where does ReportLab place pie slice labels when sideLabels splits them into four columns?"),
+])
+def test_a_question_built_on_a_wrong_count_is_refused(agents, corpus, question):
+    r = ask(agents, corpus, question).answer
+    assert r.refused and any("the answer states" in n for n in r.notes), (r.answer[:300], r.notes)
+
+
+def test_a_question_with_the_right_count_is_answered(agents):
+    answered(agents, "default", "Which three parameter sets does ML-KEM come with in FIPS 203?", "ML-KEM-512")

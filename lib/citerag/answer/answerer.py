@@ -18,6 +18,7 @@ from citerag.answer.asked import (
     asked,
     asked_actions,
     asked_heads,
+    contradicted_counts,
     ends_in_s,
     focus_terms,
     head_stated,
@@ -306,6 +307,7 @@ def unstated_heads(question: str, evidence_text: str, answer_text: str, actions:
     per_part = [[h.word for h in asked_heads(p) if not head_stated(h, evidence_text, answer_text)]
                 + ([v for v in asked_actions(p) if not action_stated(v, evidence_text, answer_text)] if actions else [])
                 + unshown_quantities(p, answer_text) + unshown_stance(p, answer_text)
+                + contradicted_counts(p, answer_text)
                 for p in split_parts(question)]
     if len(per_part) > 1 and not all(per_part):
         return []

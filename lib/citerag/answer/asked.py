@@ -351,6 +351,30 @@ def unshown_stance(question: str, answer_text: str) -> list[str]:
     return [f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"]
 
 
+# "which *three* axes …": a count the question states of a plural noun (two to ten, in words).
+_STATED_COUNT = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s)\b", re.I)
+
+
+def contradicted_counts(question: str, answer_text: str) -> list[str]:
+    """The counts a question states ("which property joins *three axes*") that the answer
+    contradicts: it writes another number right before the same noun ("… join *two* of them",
+    "placed in *two columns*") and never the asked one. A question built on a wrong count is about
+    something the documents do not describe. Counts asked for ("how many …") are not stated."""
+    plain = strip_citations(answer_text)
+    out = []
+    for m in _STATED_COUNT.finditer(question):
+        if re.search(r"\bhow\s+many\s*$", question[: m.start()], re.I):
+            continue
+        asked_n, noun = NUMBER_WORDS[m.group(1).lower()], m.group(2).split()[-1]
+        stem_ = re.escape(noun[:-1])
+        said = [w.lower() for w in re.findall(rf"\b(\d+|{'|'.join(NUMBER_WORDS)})\s+(?:[a-z][a-z-]*\s+)?{stem_}s?\b",
+                                              plain, re.I)]
+        values = {int(w) if w.isdigit() else NUMBER_WORDS[w] for w in said}
+        if values and asked_n not in values:
+            out.append(f"{m.group(0)} (the answer states {', '.join(sorted(set(said)))})")
+    return out
+
+
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[A-Za-z][\w+-]*\s+){0,2}[A-Za-z][\w+-]*)", re.I)
 # A count as English writes it: a number standing alone (not the "1" of "Mark-1" or "ABC-256"), a
 # number word, or a word for a small or no number.
