@@ -53,6 +53,12 @@ def answered(agents, corpus: str, question: str, needs: str) -> None:
     assert needs in r.answer.answer
 
 
+def refused_noting(agents, corpus: str, question: str, *notes: str) -> None:
+    """The question is refused, with a note saying one of `notes`."""
+    r = ask(agents, corpus, question).answer
+    assert r.refused and any(x in n for n in r.notes for x in notes), (r.answer[:300], r.notes)
+
+
 def test_parts_types_and_focus_are_read_from_the_question():
     assert split_parts("Which security category is X-1 in, and what is the size of its ciphertext?") == [
         "Which security category is X-1 in", "what is the size of its ciphertext"]
@@ -1833,9 +1839,7 @@ def test_a_stance_asked_of_a_document_is_stated_by_the_answer():
     ("tech-manuals", "Which page size does ReportLab require for canvas objects?"),
 ])
 def test_a_stance_the_documents_never_take_is_refused(agents, corpus, question):
-    r = ask(agents, corpus, question).answer
-    assert r.refused and any("a recommendation" in n or "a requirement" in n for n in r.notes), (r.answer[:300],
-                                                                                               r.notes)
+    refused_noting(agents, corpus, question, "a recommendation", "a requirement")
 
 
 @pytest.mark.parametrize("corpus, question, needs", [
@@ -1937,8 +1941,8 @@ def test_a_circumstance_asked_after_who_did_it_asks_about_the_event(agents, corp
     from citerag.conversation.engine import make_decider
     from citerag.text.inflect import past_participle
 
-    assert [past_participle(v) for v in ("wrote", "chose", "built", "designed")] == [
-        "written", "chosen", "built", "designed"]
+    assert [past_participle(v) for v in ("wrote", "chose", "built", "designed", "went", "ran")] == [
+        "written", "chosen", "built", "designed", "gone", "run"]
     agent = agents[corpus]
     decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
     prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
@@ -2034,8 +2038,7 @@ def test_a_count_the_question_states_and_the_answer_contradicts_is_reported():
     ("tech-manuals", "Where does ReportLab place pie slice labels when sideLabels splits them into four columns?"),
 ])
 def test_a_question_built_on_a_wrong_count_is_refused(agents, corpus, question):
-    r = ask(agents, corpus, question).answer
-    assert r.refused and any("the answer states" in n for n in r.notes), (r.answer[:300], r.notes)
+    refused_noting(agents, corpus, question, "the answer states")
 
 
 def test_a_question_with_the_right_count_is_answered(agents):

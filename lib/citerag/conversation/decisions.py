@@ -68,14 +68,15 @@ _CONDITION = re.compile(rf"^\s*(?:what\s+)?(?:if|when(?!\s+(?:{AUXILIARY_ALTERNA
                         r"|even\s+if)\b", re.I)
 # A follow-up that is only a question word ("and where?", "why?"): the same question, asked anew.
 # ... or with a degree pointing back ("why that often?", "how so?").
-_BARE_WH = re.compile(r"^\s*(where|when|who|why|how)(?:\s+(?:that|so)(?:\s+(?:often|long|much|many|far|large|"
-                      r"small|big|early|late|soon))?)?\s*$", re.I)
-# The question word of a previous question with the degree it asks ("How often", "How many …").
+_BARE_WH = re.compile(r"^\s*(where|when|who|why|how)(?:\s+(?:that|so)(?:\s+(?:often|long|far|large|small|big|"
+                      r"early|late|soon))?)?\s*$", re.I)
 # "and in which year?", "and when?": a bare question about the circumstances of an event.
 _BARE_CIRCUMSTANCE = re.compile(rf"^\s*(?:(?:{PREPOSITION_ALTERNATION})\s+(?:which|what)\s+[a-z]+|when|where)\s*$",
                                 re.I)
 # "Who wrote X …?": a past event asked by its agent.
 _WHO_DID = re.compile(r"^\s*who\s+([a-z]+)\s+(.+?)\s*\??\s*$", re.I)
+# The question word of a previous question with the degree it asks ("How often"; "how many X"
+# keeps its noun, so only its "How" is swapped).
 _LEAD_WH_PHRASE = re.compile(r"^\s*(?:how\s+(?:often|long|far|large|small|big|early|late|soon)\b"
                              r"|what|which|where|when|who|whom|why|how)\b", re.I)
 _LEAD_WH = re.compile(r"^\s*(?:what|which|where|when|who|whom|why|how)\b", re.I)

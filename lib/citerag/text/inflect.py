@@ -56,8 +56,14 @@ def past_participle(past: str) -> str:
     base = IRREGULAR.get(low)
     if base is None:
         return low
+    if low in _BASE_PARTICIPLE:  # "ran" → "run", "came" → "come"
+        return base
     others = [f for f, b in IRREGULAR.items() if b == base and f != low]
-    return next((f for f in others if f.endswith("n")), low)
+    return next((f for f in others if f.endswith(("n", "ne"))), low)
+
+
+# Past forms whose participle is the base verb.
+_BASE_PARTICIPLE = frozenset("ran came".split())
 
 
 _PREFIXES = ("sub", "non", "pre", "re", "un", "multi", "inter", "co")
