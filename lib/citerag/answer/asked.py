@@ -318,7 +318,7 @@ def unshown_quantities(question: str, answer_text: str) -> list[str]:
 # "recommended", a requirement by "shall", "must" or "needs", an approval or a permission by
 # "approved", "may" or "allowed", a prohibition by a negation. A passage about the same thing that
 # states no stance ("A KEM can be combined with …") does not say what is recommended. "suggest"
-# and "advise" are left out: manuals suggest by an imperative ("use gawk to …").
+# and "advise" are left out: manuals suggest by an imperative ("use awk to …").
 _STANCES = {
     "recommendation": ("recommend", r"\bshould\b|\brecommend|\bencourag|\badvis|\bprefer|\bsuggest"),
     "requirement": ("require mandate", r"\bshall\b|\bmust\b|\brequir|\bmandat|\bneeds?\b|\bha(?:s|ve) to\b|"

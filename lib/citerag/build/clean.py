@@ -146,7 +146,7 @@ def restore_compounds(texts: list[str]) -> list[str]:
     return [pat.sub(lambda m: fix[m.group(1)], t) for t in texts]
 
 
-# "DONOTUSE . KeyGen": a member name the extractor spaced from its object on both sides of the dot
+# "KEMX . Make": a member name the extractor spaced from its object on both sides of the dot
 # (SPACED_MEMBER mends "X .Member").
 _SPACED_DOT = re.compile(r"(?<![\w.-])([A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*) \. ([A-Z][A-Za-z0-9]*)\b")
 _GLUED_MEMBER = re.compile(r"(?<![\w.-])[^\W\d_][\w-]*\.([A-Z][A-Za-z0-9]+)\b")
@@ -154,11 +154,11 @@ _GLUED_MEMBER = re.compile(r"(?<![\w.-])[^\W\d_][\w-]*\.([A-Z][A-Za-z0-9]+)\b")
 
 def join_spaced_members(texts: list[str]) -> list[str]:
     """Glue "X . Member" back into "X.Member" where the document shows Member to be a member: it
-    writes it glued elsewhere ("ML-KEM.KeyGen"), or spaced after two or more objects ("PKE .
-    Decrypt", "KD-PKE . Decrypt"). A sentence ending on a name ("… the address ADRS . Output :",
-    "… KDF . So") stays apart: its next word is a function word, or follows that name alone. The
-    question "What does X.KeyGen output?" then finds its name, and the sentence splitter no
-    longer cuts "X . Encaps : On input …" in two."""
+    writes it glued elsewhere ("AB-KX.Make"), or spaced after two or more objects ("ENC . Open",
+    "AB-ENC . Open"). A sentence ending on a name ("… the address REG . Output :", "… the DRV . So")
+    stays apart: its next word is a function word, or follows that name alone. The question "What
+    does X.Make output?" then finds its name, and the sentence splitter no longer cuts "X . Wrap :
+    On input …" in two."""
     glued = {m.group(1) for t in texts for m in _GLUED_MEMBER.finditer(t)}
     owners: defaultdict[str, set[str]] = defaultdict(set)
     for t in texts:
