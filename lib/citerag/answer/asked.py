@@ -351,8 +351,10 @@ def unshown_stance(question: str, answer_text: str) -> list[str]:
     return [f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"]
 
 
+# Number words as an alternation ("two|three|…|ten"), for the count patterns below.
+_NUMBER_WORD = "|".join(NUMBER_WORDS)
 # "which *three* axes …": a count the question states of a plural noun (two to ten, in words).
-_STATED_COUNT = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s)\b", re.I)
+_STATED_COUNT = re.compile(r"\b(" + _NUMBER_WORD + r")\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s)\b", re.I)
 
 
 def contradicted_counts(question: str, answer_text: str) -> list[str]:
@@ -367,7 +369,7 @@ def contradicted_counts(question: str, answer_text: str) -> list[str]:
             continue
         asked_n, noun = NUMBER_WORDS[m.group(1).lower()], m.group(2).split()[-1]
         stem_ = re.escape(noun[:-1])
-        said = [w.lower() for w in re.findall(rf"\b(\d+|{'|'.join(NUMBER_WORDS)})\s+(?:[a-z][a-z-]*\s+)?{stem_}s?\b",
+        said = [w.lower() for w in re.findall(rf"\b(\d+|{_NUMBER_WORD})\s+(?:[a-z][a-z-]*\s+)?{stem_}s?\b",
                                               plain, re.I)]
         values = {int(w) if w.isdigit() else NUMBER_WORDS[w] for w in said}
         if values and asked_n not in values:
@@ -378,7 +380,7 @@ def contradicted_counts(question: str, answer_text: str) -> list[str]:
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[A-Za-z][\w+-]*\s+){0,2}[A-Za-z][\w+-]*)", re.I)
 # A count as English writes it: a number standing alone (not the "1" of "Mark-1" or "ABC-256"), a
 # number word, or a word for a small or no number.
-_COUNT_CUE = re.compile(r"(?<![\w-])\d|\b(?:one|" + "|".join(NUMBER_WORDS) + r"|eleven|twelve|once|twice|single|both|"
+_COUNT_CUE = re.compile(r"(?<![\w-])\d|\b(?:one|" + _NUMBER_WORD + r"|eleven|twelve|once|twice|single|both|"
                         r"several|multiple|many|few|no|none|zero|dozens?|hundreds?|thousands?|millions?)\b", re.I)
 _BRACKET_REFERENCE = re.compile(r"\[\d{1,3}(?:[,–-]\s?\d{1,3})*\]")
 

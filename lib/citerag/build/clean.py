@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from citerag.build.ingest import PageRecord
 from citerag.core.params import CleanParams
-from citerag.text.patterns import SPACED_MEMBER, has_pseudocode
+from citerag.text.patterns import SPACED_DOT_MEMBER, SPACED_MEMBER, has_pseudocode
 from citerag.text.tokenize import STOPWORDS, function_words
 
 # Characters NFKC leaves alone but that break token matching ("ML‑KEM", "−1").
@@ -146,9 +146,8 @@ def restore_compounds(texts: list[str]) -> list[str]:
     return [pat.sub(lambda m: fix[m.group(1)], t) for t in texts]
 
 
-# "KEMX . Make": a member name the extractor spaced from its object on both sides of the dot
-# (SPACED_MEMBER mends "X .Member").
-_SPACED_DOT = re.compile(r"(?<![\w.-])([A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*) \. ([A-Z][A-Za-z0-9]*)\b")
+# A member written glued to its object ("AB-KX.Make", "Π.Make"), the evidence that a spaced one
+# (SPACED_DOT_MEMBER) is a member too.
 _GLUED_MEMBER = re.compile(r"(?<![\w.-])[^\W\d_][\w-]*\.([A-Z][A-Za-z0-9]+)\b")
 
 
@@ -162,13 +161,13 @@ def join_spaced_members(texts: list[str]) -> list[str]:
     glued = {m.group(1) for t in texts for m in _GLUED_MEMBER.finditer(t)}
     owners: defaultdict[str, set[str]] = defaultdict(set)
     for t in texts:
-        for m in _SPACED_DOT.finditer(t):
+        for m in SPACED_DOT_MEMBER.finditer(t):
             owners[m.group(2)].add(m.group(1))
     members = {w for w, objs in owners.items()
                if (w in glued or len(objs) >= 2) and w.lower() not in STOPWORDS and w.lower() not in function_words()}
     if not members:
         return texts
-    return [_SPACED_DOT.sub(lambda m: f"{m.group(1)}.{m.group(2)}" if m.group(2) in members else m.group(0), t)
+    return [SPACED_DOT_MEMBER.sub(lambda m: f"{m.group(1)}.{m.group(2)}" if m.group(2) in members else m.group(0), t)
             for t in texts]
 
 

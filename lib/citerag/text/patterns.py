@@ -65,6 +65,10 @@ QUALIFIED_NAME = re.compile(r"(?<![\w.-])([A-Za-z][\w-]*[A-Za-z0-9])\.([A-Za-z_]
 # starting with a capital after a name holding a capital is joined: "edit the .bashrc file",
 # ".gitignore" and "obj .method" stay as written.
 SPACED_MEMBER = re.compile(r"(?<![\w.-])([A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*[A-Za-z0-9)]) \.(?=[A-Z][a-z])")
+# ... and spaced on both sides of the dot ("KEMX . Make"): joined only for a member the document
+# shows to be one (`build.clean.join_spaced_members`), since "… the address REG . Output :" ends
+# a sentence on a name.
+SPACED_DOT_MEMBER = re.compile(r"(?<![\w.-])([A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*) \. ([A-Z][A-Za-z0-9]*)\b")
 
 def as_word(term: str) -> str:
     """A regex for `term` as a whole word: not inside a longer word or a hyphenated compound."""
