@@ -2043,3 +2043,48 @@ def test_a_question_built_on_a_wrong_count_is_refused(agents, corpus, question):
 
 def test_a_question_with_the_right_count_is_answered(agents):
     answered(agents, "default", "Which three parameter sets does ML-KEM come with in FIPS 203?", "ML-KEM-512")
+
+
+def test_a_short_sentence_stating_a_value_is_a_unit():
+    """"X uses two parameters." and "Maximum score is 6 points." have four words: too short for a
+    statement by word count, yet they state the value asked for. A four-word sentence with no
+    value ("The star is a spacer.") still states too little to stand alone."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    ev = Evidence("c1", Location("D::p1::c1", "D", 1, 1),
+                  "KEMX uses two parameters. Maximum score is 6 points. The star is a spacer.")
+    said = [u.text for u in units(ev)]
+    assert "KEMX uses two parameters." in said and "Maximum score is 6 points." in said
+    assert "The star is a spacer." not in said
+
+
+def test_a_count_in_words_answers_a_how_many_question_only():
+    from citerag.answer.asked import answer_types, type_match
+
+    assert type_match(answer_types("How many parameters does KEMX use?"), "KEMX uses two parameters.") == 1.0
+    # a cost is a number: "two methods" does not give one
+    assert type_match(answer_types("How does the cost of method A compare?"), "There are two methods.") == 0.0
+
+
+def test_a_count_in_words_counts_the_noun_it_stands_before():
+    from citerag.answer.asked import asked_heads, unshown_quantities
+
+    q = "How many students took the first exam?"
+    # "one" counts subjects, "as many … as" compares: neither says how many students
+    assert unshown_quantities(q, "Print one subject for all students. [c1]") == ["a count of students"]
+    assert unshown_quantities(q, "Create as many students as you need. [c1]") == ["a count of students"]
+    assert unshown_quantities(q, "Forty people took it, two students among them. [c1]") == []
+    # the noun an auxiliary closes is counted; a degree word after it is not the noun
+    assert asked_heads("How many gridding iterations do the authors suggest?")[0].word == "iterations"
+    assert asked_heads("How many pages long is the guide?")[0].word == "pages"
+    assert asked_heads("How many satellites use X?")[0].word == "satellites"
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "How many parameters does the WOTS+ scheme of FIPS 205 use?", "two parameters"),
+    ("tech-manuals", "In AMC's questionmultx example, what is the maximum score of the open question?", "6 points"),
+])
+def test_a_value_stated_in_a_short_sentence_is_answered(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)

@@ -73,6 +73,8 @@ TYPES: dict[str, re.Pattern[str]] = {
     # ("at a minimum, what does X accept" asks what X accepts: the idiom asks for no number)
     "number": re.compile(rf"\b(how (many|much|large|big|long|small)|{_NOT_IDIOM}(?:maximum|minimum)|size|sizes|"
                          r"number of|what value|length|bytes|bits|limit|count|cost|price|per second)\b", re.I),
+    # a count, which English may write in words ("uses two parameters")
+    "count": re.compile(r"\b(?:how many|number of)\b", re.I),
     # "how often": a frequency ("every five years", "twice a day"), which need not be written in digits
     "frequency": re.compile(r"\bhow often\b", re.I),
     # "when is X called", "when must it be destroyed": a circumstance, not a date ("when was",
@@ -119,6 +121,9 @@ STRICT: dict[str, re.Pattern[str]] = {
     "rate": re.compile(_PER_TIME, re.I),
 }
 
+# Number words as an alternation ("two|three|…|ten"), for the count patterns.
+_NUMBER_WORD = "|".join(NUMBER_WORDS)
+
 # What a unit of each answer type shows.
 CUES: dict[str, re.Pattern[str]] = {
     "money": re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:USD|EUR|GBP|dollars?|euros?|pounds?|cents?)\b|"
@@ -132,6 +137,8 @@ CUES: dict[str, re.Pattern[str]] = {
     "rate": re.compile(rf"{_PER_TIME}|\bper (?:s|sec|min)\b|\b\d[\d,.]*\s?(?:[a-z]+/s|/s(?:ec)?|Hz|kHz|MHz|GHz)\b|"
                        r"\b(?:times|cycles) (?:a|an|each) \w+", re.I),
     "number": re.compile(r"\d"),
+    # a count in words of a plural noun ("X uses two parameters")
+    "count": re.compile(r"\b(?:" + _NUMBER_WORD + r")\s+(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s\b", re.I),
     "frequency": re.compile(r"\bevery\b|\b(?:once|twice|daily|weekly|monthly|yearly|annually|hourly|periodically)\b|"
                             rf"\b(?:times|once) (?:a|an|per|each)\b|{_PER_TIME}", re.I),
     # a month's name or its abbreviation, not any word it begins ("decapsulation", "novel", "mark"),
@@ -211,6 +218,8 @@ _PREPOSITIONS = frozenset("besides beside except excluding including beyond with
 _EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part times unit option difference step purpose "
                          "role meaning cause reason operation".split())
 # Adverbs right after the question word ask for no thing ("what else", "what exactly").
+# Adjectives of degree after a counted noun: "how many pages long" counts pages.
+_DEGREE_WORDS = frozenset("long wide high deep tall old large big thick heavy".split())
 _ADVERBS = frozenset("else exactly precisely actually really specifically roughly approximately typically "
                      "usually generally".split())
 _COPULA = frozenset("is are was were".split())
@@ -351,8 +360,6 @@ def unshown_stance(question: str, answer_text: str) -> list[str]:
     return [f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"]
 
 
-# Number words as an alternation ("two|three|…|ten"), for the count patterns below.
-_NUMBER_WORD = "|".join(NUMBER_WORDS)
 # "which *three* axes …": a count the question states of a plural noun (two to ten, in words).
 _STATED_COUNT = re.compile(r"\b(" + _NUMBER_WORD + r")\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s)\b", re.I)
 
@@ -379,9 +386,11 @@ def contradicted_counts(question: str, answer_text: str) -> list[str]:
 
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[A-Za-z][\w+-]*\s+){0,2}[A-Za-z][\w+-]*)", re.I)
 # A count as English writes it: a number standing alone (not the "1" of "Mark-1" or "ABC-256"), a
-# number word, or a word for a small or no number.
+# number word, or a word for a small or no number ("as many X as" compares, "so many" stresses).
 _COUNT_CUE = re.compile(r"(?<![\w-])\d|\b(?:one|" + _NUMBER_WORD + r"|eleven|twelve|once|twice|single|both|"
-                        r"several|multiple|many|few|no|none|zero|dozens?|hundreds?|thousands?|millions?)\b", re.I)
+                        r"several|multiple|(?<!\bas )(?<!\bso )(?<!\bhow )many|few|no|none|zero|dozens?|"
+                        r"hundreds?|thousands?|millions?)\b", re.I)
+_COUNT_DIGIT = re.compile(r"(?<![\w-])\d")
 _BRACKET_REFERENCE = re.compile(r"\[\d{1,3}(?:[,–-]\s?\d{1,3})*\]")
 
 
@@ -397,6 +406,15 @@ def _count_head(question: str) -> str:
     return "" if not word or stem(word.lower()) in _EMPTY_HEADS else word
 
 
+def _counted_before(words: list[str], j: int) -> bool:
+    """A count cue among the three words before words[j] (the word before them read too, so that
+    "as many" is seen to compare)."""
+    lead = " ".join(words[max(0, j - 4): max(0, j - 3)])
+    window = " ".join(words[max(0, j - 3): j])
+    return any(m.start() >= len(lead) + 1 if lead else True
+               for m in _COUNT_CUE.finditer(f"{lead} {window}" if lead else window))
+
+
 def _count_shown(counted: str, sentences: list[str]) -> bool:
     """A count of the thing shows as a number in a sentence naming it, or in the sentence right
     after ("NameLines: number of lines in the box." then "Default is 2."); a bracketed reference
@@ -405,9 +423,14 @@ def _count_shown(counted: str, sentences: list[str]) -> bool:
     want = stem(counted.lower())
     for i, s in enumerate(sentences):
         # (words as written, a compound whole: "coordinate-wise" names no coordinates)
-        if want in {stem(w) for w in re.findall(r"[a-z][\w-]*", s.lower())}:
+        words = re.findall(r"[a-z][\w-]*", s.lower())
+        if want in {stem(w) for w in words}:
             near = [_BRACKET_REFERENCE.sub(" ", strip_citations(t)) for t in sentences[i:i + 2]]
-            if any(_COUNT_CUE.search(t) for t in near):
+            if any(_COUNT_DIGIT.search(t) for t in near):
+                return True
+            # a count in words is the thing's own only before it ("two pages from the same
+            # student" counts pages; "one subject for all students" counts no students)
+            if any(stem(w) == want and _counted_before(words, j) for j, w in enumerate(words)):
                 return True
     return False
 
@@ -535,7 +558,13 @@ def asked_heads(question: str) -> tuple[Head, ...]:
         # browsers, "what happens to …" for no noun.
         if not words:
             continue
-        if m.group(1).lower().startswith("how") or words[0].lower() in LOCATOR_HEADS:
+        if m.group(1).lower().startswith("how"):
+            # the noun ends a phrase an auxiliary closes ("how many gridding iterations do …"), unless a
+            # degree word follows it ("how many pages long is …"); with no auxiliary the phrase may
+            # run on into its verb ("how many satellites use X"): the first word then
+            head = (words[-1] if ended_by in ("aux", "of") and words[-1].lower() not in _DEGREE_WORDS
+                    else words[0])
+        elif words[0].lower() in LOCATOR_HEADS:
             head = words[0]
         elif words[0].lower() in LOCATOR_PLURALS and (ended_by in ("function", "of") or len(words) >= 2):
             out.append(Head(words[0], "locator"))

@@ -328,7 +328,13 @@ def _is_statement(s: str) -> bool:
     links (a bare link states nothing; "Fix bug #97 (<link>) … documentation wrong" does)."""
     words = re.findall(r"[A-Za-z]{2,}", _URL.sub(" ", s))
     lower = [w for w in words if w.islower()]
-    return len(words) >= 5 and len(lower) >= 3
+    # a short sentence still states a value when it ends as one ("Maximum score is 6 points.",
+    # "X uses two parameters.")
+    return (len(words) >= 5 or (len(words) == 4 and s.rstrip().endswith(".") and _VALUE.search(s) is not None)) \
+        and len(lower) >= 3
+
+
+_VALUE = re.compile(rf"\d|\b(?:{'|'.join(NUMBER_WORDS)})\b", re.I)
 
 
 def continues(prev: Unit, nxt: Unit) -> bool:
