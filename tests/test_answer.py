@@ -1060,10 +1060,11 @@ def test_a_name_only_another_documents_passage_states_is_not_stated_by_the_named
     assert qa.docs == ("plotter",)
     own = Evidence("c1", Location("plotter::p9::c0", "plotter", 9, 9), "Version 2.2 switched the encoding to ISO-Latin-1.")
     other = Evidence("c2", Location("typeset::p3::c0", "typeset", 3, 3), "Typeset version 3 switched its output to UTF-8.")
-    assert missing_focus(qa, [own, other]) == ["UTF-8"]
-    assert missing_focus(qa, [other]) == []
+    # (the answer shows a version by its number: "Version 2.2", "version 3")
+    assert missing_focus(qa, [own, other], own.text) == ["UTF-8"]
+    assert missing_focus(qa, [other], other.text) == []
     plain = analyse("Which version switched to UTF-8?", know)
-    assert missing_focus(plain, [own, other]) == []
+    assert missing_focus(plain, [own, other], other.text) == []
 
 
 def test_a_signature_on_its_own_line_is_the_subject_of_the_description_under_it():

@@ -65,3 +65,10 @@ def test_later_algorithm_steps_merged_on_one_line_are_split_from_their_own_numbe
     the line opens with, and a number out of order ("… x 3: y") stays inside its step."""
     out = split_algorithm_steps("10: while t = ⊥ do 11: y ← Pick(s, 3: 4) 12: t ← Check(y) 13: end while")
     assert out.split("\n") == ["10: while t = ⊥ do", "11: y ← Pick(s, 3: 4)", "12: t ← Check(y)", "13: end while"]
+
+
+def test_a_backslash_inside_a_code_span_is_kept():
+    """"`\\.path_data.`" is a manual's own name for a built-in: only outside code is a backslash a
+    markdown escape. A space after an underscore in code is where the line wrapped."""
+    assert strip_markdown("stored in `\\.path_data.` and 2 \\* 3") == "stored in \\.path_data. and 2 * 3"
+    assert strip_markdown("usage is in `\\.proper_ usage.` here") == "usage is in \\.proper_usage. here"

@@ -109,7 +109,8 @@ def test_the_asked_thing_is_read_from_the_question():
     assert asked_heads("What is the market share of X in Y?") == (Head("share"),)
     assert asked_heads("On what date was it withdrawn?") == (Head("date", "date"),)
     assert asked_heads("What is the signature size of X-65?") == (Head("size", "number"),)
-    assert asked_heads("What kind of key is it?") == () == asked_heads("In what unit is X given?") == asked_heads("What is X?")
+    assert asked_heads("In what unit is X given?") == () == asked_heads("What is X?")
+    assert asked_heads("What kind of key is it?") == (Head("key"),)  # a kind of key: the answer names a key
     assert asked_heads("What happens to X at the top?") == () == asked_heads("What changed between A and B?")
     assert asked_heads("Which hardness assumption underlies it?") == (Head("assumption"),)  # not the verb
     # a multi-part question is refused for an unstated thing only when no part is stated
@@ -401,7 +402,7 @@ def test_an_asked_thing_only_the_section_title_states_is_answered_with_the_title
     thing of "which Tool version fixed X" is the version: its verb ends the noun phrase."""
     from citerag.answer.asked import Head, asked_heads
 
-    assert asked_heads("Which Gri version added hexadecimal colornames?") == (Head("version"),)
+    assert asked_heads("Which Gri version added hexadecimal colornames?") == (Head("version", "version"),)
     assert asked_heads("Which browsers enable X?") == (Head("browsers"),)
     answered(agents, "tech-manuals", "Which Gri version fixed the mixup on protected-quotes within double-quoted "
                                      "strings?", "Version 2.12.4")
@@ -2088,3 +2089,47 @@ def test_a_count_in_words_counts_the_noun_it_stands_before():
 ])
 def test_a_value_stated_in_a_short_sentence_is_answered(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, wanted", [
+    ("default", "Who wrote the paper on QC-MDPC decoders with several shades of gray cited in IR 8545?",
+     "and where did it appear?", "the paper on QC-MDPC decoders with several shades of gray appear"),
+    ("tech-manuals", "Who supplied the fix for draw arc in Gri?", "and where was it announced?",
+     "where was the fix for draw arc in Gri announced"),
+])
+def test_it_after_who_did_it_is_the_whole_object_of_the_event(agents, corpus, first, follow_up, wanted):
+    """"it" after "Who wrote the paper on X?" is the paper on X (its last noun phrase, "X", had
+    been taken); a clause after it ("… cited in DOC") says where, as the scope does."""
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
+    q = decider.rewrite(follow_up, [prev]).query
+    assert wanted in q and "cited in IR 8545 appear" not in q, q
+
+
+def test_a_kind_of_thing_asks_for_the_thing():
+    from citerag.answer.asked import asked_heads
+
+    assert [h.word for h in asked_heads("What kind of attacks does authentication prevent?")] == ["attacks"]
+    assert [h.word for h in asked_heads("Which types of color names does the tool accept?")] == ["names"]
+
+
+def test_a_version_is_stated_by_its_number():
+    from citerag.answer.asked import CUES, asked_heads
+
+    head = asked_heads("Which version of the submission appeared in 2022?")[0]
+    assert head.type == "version"
+    for said in ("Submission to the project, v.3.1.", "Fixed in 2.12.27.", "any later version"):
+        assert CUES["version"].search(said), said
+    assert not CUES["version"].search("The version field is 2 bytes long in 2022.")
+
+
+@pytest.mark.parametrize("corpus, question", [
+    ("tech-manuals", "Which version of the cleveref package does the AMC manual ask for?"),
+    ("default", "Which version of the CAVP test suite does FIPS 204 require?"),
+])
+def test_a_version_no_cited_text_numbers_is_refused(agents, corpus, question):
+    r = ask(agents, corpus, question).answer
+    assert r.refused, r.answer[:300]

@@ -152,6 +152,9 @@ CUES: dict[str, re.Pattern[str]] = {
     # a name written as code: camelCase, snake_case, a macro, an option, a ..variable.., a call
     "code": re.compile(r"\b[a-z]+[A-Z]\w*|\b[A-Za-z]+_\w+|\\[A-Za-z]+|(?<!\S)--?[a-z][\w-]*|"
                        r"\.\.\w+\.\.|\b\w+\(\)|<mark>|\b[A-Z][a-z]+[A-Z]\w*\s?\("),
+    # a version's number as written, or a version named by its place ("any later version")
+    "version": re.compile(r"\bv\.?\s?\d+(?:\.\d+)*\b|\bversion\s+\d|(?<![\w.])\d+\.\d+\.\d+\b|"
+                          r"\b(?:any|latest|later|earlier|current|newer|older|previous|next)\s+versions?\b", re.I),
     "citation": re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M),
     # a numbered title ("10.2.2 Key Generation", "A.3 Examples") or a named part ("Table 4", "Section 3.1")
     "locator": re.compile(r"(?m)^\s*(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})+)\s+[A-Z][a-z]|"
@@ -217,6 +220,8 @@ _PREPOSITIONS = frozenset("besides beside except excluding including beyond with
 # ("Bob performs X.Generate", "the scaling comes first"), rarely by the word.
 _EMPTY_HEADS = frozenset(stem(w) for w in "kind type sort one way thing part times unit option difference step purpose "
                          "role meaning cause reason operation".split())
+# Words asking for a kind of the noun after "of" ("what kind of attacks" asks for attacks).
+_KIND_WORDS = frozenset("kind kinds type types sort sorts".split())
 # Adverbs right after the question word ask for no thing ("what else", "what exactly").
 # Adjectives of degree after a counted noun: "how many pages long" counts pages.
 _DEGREE_WORDS = frozenset("long wide high deep tall old large big thick heavy".split())
@@ -238,6 +243,8 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 # "which paper/article/journal …" by an entry of a reference list ("[25] Name A (2016) …")
                 **dict.fromkeys("paper papers article articles journal journals conference conferences "
                                 "proceedings venue venues symposium workshop".split(), "citation"),
+                # "which version …" by a version's number as written ("v.3.1", "2.6.0", "version 4")
+                **dict.fromkeys("version versions".split(), "version"),
                 # "which section/table …" by a numbered title or a named part ("10.2 Key Generation")
                 **dict.fromkeys(LOCATOR_HEADS, "locator"),
                 # "which URL / website …" by the address itself ("Available at https://…")
@@ -581,6 +588,12 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             alternatives = tuple(dict.fromkeys(words[i - 1] for i in _subject_verbs(words, 2 if counted else 1)
                                                if words[i - 1] != head))
         else:
+            continue
+        if head.lower() in _KIND_WORDS and head == words[-1] and rest[end:end + 1] == ["of"]:
+            # "what kind of attacks …" asks for attacks (of a kind)
+            kind = _counted(rest[end + 1:end + 5])
+            if kind:
+                out.append(Head(kind))
             continue
         if stem(head.lower()) not in _EMPTY_HEADS:  # "unit" as well as "units"
             mods = tuple(w for w in words[:words.index(head)] if w.lower() not in _COUNT_WORDS)

@@ -46,6 +46,7 @@ _ITALIC = re.compile(r"(?<![\w*])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w])")
 # Italic markers glued to the next word ("_Deprecated_after 2030") → "Deprecated after 2030".
 _GLUED_ITALIC = re.compile(r"(?<![\w])_([A-Za-z][A-Za-z ]*?)_(?=[A-Za-z])")
 _ESCAPES = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
+_WRAPPED_UNDERSCORE = re.compile(r"(?<=\w)_ (?=[a-z])")
 _LINE_HYPHEN = re.compile(r"([A-Za-z]{2,})-\n([a-z]{2,})")
 _INLINE_HYPHEN = re.compile(r"\b([A-Za-z]{2,})- ([a-z]{2,})\b")
 _WORD = re.compile(r"[A-Za-z]+")
@@ -87,8 +88,11 @@ def strip_markdown(text: str) -> str:
             line = _BOLD.sub(r"\1", line)
             line = _ITALIC.sub(r"\1", line)
         line = _GLUED_ITALIC.sub(r"\1 ", line)
-        line = line.replace("**", "").replace("`", "")
-        line = _ESCAPES.sub(r"\1", line)
+        line = line.replace("**", "")
+        # a backslash inside a code span is the text's own ("`\.path.`"), not a markdown escape; a
+        # space after an underscore there is where the line wrapped ("`\.user_ name.`")
+        line = "".join(_WRAPPED_UNDERSCORE.sub("_", piece) if i % 2 else _ESCAPES.sub(r"\1", piece)
+                       for i, piece in enumerate(line.split("`")))
         out_lines.append(line)
     return "\n".join(out_lines)
 

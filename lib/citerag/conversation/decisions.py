@@ -392,6 +392,14 @@ class Decider:
             named = self.answer_name(turn)
             if named:
                 return Focus(named, named, doc_scope)
+        # "Who wrote the paper on X?" is about the paper on X, the whole object of the event
+        event = _WHO_DID.match(q)
+        if event and past_form(event.group(1).lower()):
+            # (up to a participle opening a clause: "… cited in DOC" says where, as the scope does)
+            toks = event.group(2).strip().rstrip(" ?").split()
+            cut = next((i for i in range(1, len(toks)) if _reduced_relative(toks, i)), len(toks))
+            obj = " ".join(toks[:cut])
+            return Focus(obj, obj, doc_scope)
         # the number of a document part ("section 11.2.2") says where, not what the turn is about
         parts = " ".join(m.group(0) for m in _NUMBERED_PART.finditer(q))
         ids = [i for i in specific_identifiers(q, self.know) if not re.search(rf"\s{re.escape(i)}\b", parts)]
