@@ -2133,3 +2133,26 @@ def test_a_version_is_stated_by_its_number():
 def test_a_version_no_cited_text_numbers_is_refused(agents, corpus, question):
     r = ask(agents, corpus, question).answer
     assert r.refused, r.answer[:300]
+
+
+def test_a_step_and_the_shaded_command_under_it_are_one_passage():
+    """A manual writes a step ("- convert the scans to images.") with its command in a shaded
+    block below ("<mark>tool in.pdf out</mark>"): the block is code, and the passage of the step
+    goes on to it. A statement in the third person ("It converts …") is no step."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import passages, units
+    from citerag.core.types import Location
+
+    ev = Evidence("c1", Location("D::p1::c1", "D", 1, 1),
+                  "- convert the scans to images.\n\n<mark>tool in.pdf out</mark>\n\n"
+                  "It converts every page of a file.\n\n<mark>tool -all in.pdf</mark>")
+    us = units(ev)
+    assert [u.kind for u in us] == ["sentence", "code", "sentence", "code"]
+    ps = passages(us)
+    assert ps[0].text == "convert the scans to images. <mark>tool in.pdf out</mark>"
+    assert ps[2].text == "It converts every page of a file."
+
+
+def test_a_step_is_answered_with_its_command(agents):
+    answered(agents, "tech-manuals", "How are pdf scans converted to pbm images when AMC sheets are printed 2 pages "
+                                     "per sheet?", "pdfimages")

@@ -27,6 +27,7 @@ from citerag.text.patterns import GLOSSARY_HEADING, IO_LINE, NUMBER_WORDS, has_p
 from citerag.text.patterns import STEP_LINE as _STEP
 from citerag.text.patterns import TABLE_CAPTION as _CAPTION
 from citerag.text.sentences import split_prose
+from citerag.text.tokenize import STOPWORDS
 
 # A sentence that leans on the one before it: a pronoun or connective subject, a condition on
 # the same setting, an example of it, its default ("--density d sets … . Defaults to 300."), or
@@ -152,6 +153,9 @@ def units(ev: Evidence) -> list[Unit]:
                 add(f"{prefix}{label}: {', '.join(pairs)}", "row")
                 continue
             if ln.startswith("#"):
+                continue
+            if _MARKED.fullmatch(ln):  # a shaded block of commands or markup: code, not prose
+                add(ln, "code")
                 continue
             kv, numbered = _LABELLED.match(ln), _NUMBERED_LABEL.match(ln)
             kv = kv if kv and len(kv.group(2).split()) <= 12 else numbered if numbered and len(
@@ -334,6 +338,15 @@ def _is_statement(s: str) -> bool:
         and len(lower) >= 3
 
 
+# A short step of a procedure, in the imperative ("convert pdf scans to pbm images.")
+_IMPERATIVE = re.compile(r"^\W*([A-Za-z][a-z]+)\b(?<!s)(?:\s+\S+){1,8}\.$")
+
+
+def _step(text: str) -> bool:
+    """A short sentence opening on a bare verb (not on a pronoun or an article: "It converts …")."""
+    m = _IMPERATIVE.match(text)
+    return m is not None and m.group(1).lower() not in STOPWORDS
+_MARKED = re.compile(r"<mark>.*</mark>\.?")
 _VALUE = re.compile(rf"\d|\b(?:{'|'.join(NUMBER_WORDS)})\b", re.I)
 
 
@@ -349,6 +362,8 @@ def continues(prev: Unit, nxt: Unit) -> bool:
                                                                     or _describes(prev.text, nxt.text)))):
         return True  # one sentence around a displayed command ("… add the line" [code] "so that …") or
         # broken over paragraphs
+    if nxt.block == prev.block + 1 and nxt.kind == "code" and prev.kind == "sentence" and _step(prev.text):
+        return True  # a step, then the command that does it ("Create a symbolic link." [code])
     if nxt.block != prev.block and not (announces and nxt.block == prev.block + 1):
         return False
     return announces or bool(_CONTINUES.match(nxt.text))
