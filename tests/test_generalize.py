@@ -2156,3 +2156,40 @@ def test_a_step_and_the_shaded_command_under_it_are_one_passage():
 def test_a_step_is_answered_with_its_command(agents):
     answered(agents, "tech-manuals", "How are pdf scans converted to pbm images when AMC sheets are printed 2 pages "
                                      "per sheet?", "pdfimages")
+
+
+def test_a_title_of_a_cited_work_is_stated_by_its_reference_entry():
+    """"What is the title of X" is answered by X's entry in a reference list, which never says
+    "title"; a text naming titles ("draw title …") still states one by the word."""
+    from citerag.answer.asked import asked_heads, head_stated
+
+    head = asked_heads("What is the title of NIST IR 9999 in the references?")[0]
+    assert head.type == "title"
+    entry = "[12] Lund A, Okafor B (2021) A Survey of Widgets. NIST IR 9999. [c1]"
+    assert head_stated(head, entry, entry)
+    assert head_stated(head, "draw title \"Example\" writes a title above the plot.", "Example [c1]")
+    assert not head_stated(head, "NIST IR 9999 is a report.", "NIST IR 9999 is a report. [c1]")
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "Under which title does IR 8547 list NIST IR 8528 among its references?", "Status Report on the First"),
+])
+def test_a_title_asked_of_a_reference_list_is_answered(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)
+
+
+def test_a_letter_naming_a_variant_must_be_written_alone():
+    """"the z dimension" where a text speaks of "x and y dimensions": the letter names a variant
+    the text never names; "z" inside a word, a call ("z(") or a name ("\\z") is not it."""
+    from citerag.answer.asked import letter_modifiers, letter_written
+
+    assert letter_modifiers("How does the scale stretch the z dimension?") == ("z",)
+    assert letter_modifiers("What is Bob's key, and a short one?") == ()  # no possessive "s", no article
+    assert not letter_written("z", "It stretches the x and y dimensions; zoom(1) and \\z are calls.")
+    assert letter_written("z", "The value of z is rounded.")
+
+
+def test_a_variant_named_by_a_letter_no_cited_text_writes_is_refused(agents):
+    refused_noting(agents, "tech-manuals", "How does ReportLab's canvas.scale stretch the z dimension?",
+                   "a variant the evidence never names")
+    answered(agents, "tech-manuals", "How does ReportLab's canvas.scale stretch the y dimension?", "dx , dy")

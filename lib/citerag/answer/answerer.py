@@ -22,6 +22,8 @@ from citerag.answer.asked import (
     ends_in_s,
     focus_terms,
     head_stated,
+    letter_modifiers,
+    letter_written,
     phrase_stated,
     place_numbers,
     setting_words,
@@ -271,6 +273,8 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
     places = place_numbers(qa.text)
     missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions)
                if not term_stated(f, text, alone=f not in places)]
+    missing += [f"{c} (a variant the evidence never names)" for c in letter_modifiers(qa.text)
+                if not letter_written(c, raw)]
     return missing + unstated_heads(qa.text, raw, answer_text, actions) + unsourced
 
 

@@ -124,6 +124,9 @@ STRICT: dict[str, re.Pattern[str]] = {
 # Number words as an alternation ("two|three|…|ten"), for the count patterns.
 _NUMBER_WORD = "|".join(NUMBER_WORDS)
 
+# An entry of a reference list ("[12] Name A (2016) Title …"), or its year in brackets.
+_REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
+
 # What a unit of each answer type shows.
 CUES: dict[str, re.Pattern[str]] = {
     "money": re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:USD|EUR|GBP|dollars?|euros?|pounds?|cents?)\b|"
@@ -155,7 +158,8 @@ CUES: dict[str, re.Pattern[str]] = {
     # a version's number as written, or a version named by its place ("any later version")
     "version": re.compile(r"\bv\.?\s?\d+(?:\.\d+)*\b|\bversion\s+\d|(?<![\w.])\d+\.\d+\.\d+\b|"
                           r"\b(?:any|latest|later|earlier|current|newer|older|previous|next)\s+versions?\b", re.I),
-    "citation": re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M),
+    "citation": _REFERENCE_CUE,
+    "title": _REFERENCE_CUE,  # a cited work's title stands in its entry
     # a numbered title ("10.2.2 Key Generation", "A.3 Examples") or a named part ("Table 4", "Section 3.1")
     "locator": re.compile(r"(?m)^\s*(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})+)\s+[A-Z][a-z]|"
                           r"\b(?:Section|Chapter|Appendix|Annex|Table|Figure)\s+(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*\b"),
@@ -243,6 +247,8 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 # "which paper/article/journal …" by an entry of a reference list ("[25] Name A (2016) …")
                 **dict.fromkeys("paper papers article articles journal journals conference conferences "
                                 "proceedings venue venues symposium workshop".split(), "citation"),
+                # "what is the title of X" by X's entry in a reference list (which never says "title")
+                **dict.fromkeys("title titles".split(), "title"),
                 # "which version …" by a version's number as written ("v.3.1", "2.6.0", "version 4")
                 **dict.fromkeys("version versions".split(), "version"),
                 # "which section/table …" by a numbered title or a named part ("10.2 Key Generation")
@@ -813,7 +819,8 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         plain = strip_citations(answer_text)
         return bool(CUES["number"].search(plain)) and all(
             re.search(rf"\b{re.escape(m)}\b", plain) for m in head.modifiers if _ACRONYM.fullmatch(m))
-    if head.type == "condition":  # set by a clause ("… secure if X is hard"), or named as one
+    if head.type in ("condition", "title"):  # set by a clause ("… secure if X is hard"), a title by a
+        # reference entry; or named as one
         return bool(CUES[head.type].search(answer_text)) or names_it(evidence_text)
     if head.type:
         return bool(CUES[head.type].search(answer_text))
@@ -937,6 +944,23 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     covered = " ".join(found).lower()
     found += [n for n in proper_names(question) if n.lower() not in covered]
     return tuple(dict.fromkeys(f for f in found if f.lower() not in named))
+
+
+# A single letter naming a variant of a thing ("the z margin", "the x dimension"), as a variable's
+# name does: not "a", "I", nor a possessive's "s"
+_LETTER_MODIFIER = re.compile(r"(?<![\w.\\'’-])([b-hj-z])\s+[a-z]{3,}\b")
+
+
+def letter_modifiers(question: str) -> tuple[str, ...]:
+    """The single letters naming a variant of the noun after them ("z" of "the z dimension"): a
+    text that never writes the letter alone does not speak of that variant (it may speak of "x and
+    y dimensions")."""
+    return tuple(dict.fromkeys(m.group(1) for m in _LETTER_MODIFIER.finditer(question)))
+
+
+def letter_written(letter: str, text: str) -> bool:
+    """The letter standing alone in the text (not inside a word, a name or a call: "z(", "\\z")."""
+    return re.search(rf"(?<![\w.\\]){re.escape(letter)}(?![\w(])", text, re.I) is not None
 
 
 # Words numbering a place in a document ("step 8", "line 3", "Table 2"), by which a question says
