@@ -72,3 +72,16 @@ def test_a_backslash_inside_a_code_span_is_kept():
     markdown escape. A space after an underscore in code is where the line wrapped."""
     assert strip_markdown("stored in `\\.path_data.` and 2 \\* 3") == "stored in \\.path_data. and 2 * 3"
     assert strip_markdown("usage is in `\\.proper_ usage.` here") == "usage is in \\.proper_usage. here"
+
+
+def test_a_line_the_extractor_made_an_item_of_its_own_is_joined_back():
+    """A draft with margin line numbers comes out one "- " item per line: an item ending on a
+    word no sentence ends on ("the", "and") or a comma, and the next one opening in lower case,
+    are one sentence. An item ending on a verb ("… code fragment is") announces the next line."""
+    from citerag.build.clean import _tidy
+
+    text = "- It is based on the\n\n- expected impact, and\n\n- services. Done\n\n- stop here"
+    assert _tidy(text) == "- It is based on the expected impact, and services. Done\n\n- stop here"
+    code = "- A typical code fragment is\n\n- draw time stamp"
+    assert _tidy(code) == code
+    assert _tidy("- a list of the\n\n- Names") == "- a list of the\n\n- Names"  # capitalised: a new item

@@ -262,10 +262,23 @@ def find_running_lines(pages: list[list[str]], scan: int, min_share: float) -> s
 _SPACED_UNDERSCORE = re.compile(r"(?<=\w) _ (?=\w)")
 
 
+# A line the extractor made a list item of its own ("- … based on the" then "- expected impact …",
+# a draft's margin numbers between them): an item ending on a word no sentence ends on, or on a
+# comma, and the next item opening in lower case are one sentence. (Measured: joining plain
+# paragraphs as well cost manual answers.)
+# (not a verb: "a typical code fragment is" announces the code on the next line)
+_BROKEN_LINE = re.compile(r"(^- [^\n]*(?:\b(?:the|a|an|and|or|nor|of|to|that|with|in|for|by|on|as|at|from|which|its|"
+                          r"their|these|those|this|than|into|such)|,))\n\n- (?=[a-z])", re.M)
+
+
 def _tidy(text: str) -> str:
     text = _SPACED_UNDERSCORE.sub("_", SPACED_MEMBER.sub(r"\1.", text))
     lines = [_SPACES.sub(" ", ln).strip() for ln in text.split("\n")]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+    joined = 1
+    while joined:  # (each join makes a longer item that may end broken again)
+        text, joined = _BROKEN_LINE.subn(r"\1 ", text)
+    return text.strip()
 
 
 def clean_document(pages: list[PageRecord], params: CleanParams) -> list[CleanPage]:
