@@ -40,6 +40,7 @@ from citerag.text.patterns import (
     LOCATOR_HEADS,
     LOCATOR_PLURALS,
     LOCATOR_QUESTION,
+    NUMBER_WORD,
     NUMBER_WORDS,
     NUMBERED_VARIANT,
     WRAPPED_NAME,
@@ -121,9 +122,6 @@ STRICT: dict[str, re.Pattern[str]] = {
     "rate": re.compile(_PER_TIME, re.I),
 }
 
-# Number words as an alternation ("two|three|…|ten"), for the count patterns.
-_NUMBER_WORD = "|".join(NUMBER_WORDS)
-
 # An entry of a reference list ("[12] Name A (2016) Title …"), or its year in brackets.
 _REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
 
@@ -141,7 +139,7 @@ CUES: dict[str, re.Pattern[str]] = {
                        r"\b(?:times|cycles) (?:a|an|each) \w+", re.I),
     "number": re.compile(r"\d"),
     # a count in words of a plural noun ("X uses two parameters")
-    "count": re.compile(r"\b(?:" + _NUMBER_WORD + r")\s+(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s\b", re.I),
+    "count": re.compile(r"\b(?:" + NUMBER_WORD + r")\s+(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s\b", re.I),
     "frequency": re.compile(r"\bevery\b|\b(?:once|twice|daily|weekly|monthly|yearly|annually|hourly|periodically)\b|"
                             rf"\b(?:times|once) (?:a|an|per|each)\b|{_PER_TIME}", re.I),
     # a month's name or its abbreviation, not any word it begins ("decapsulation", "novel", "mark"),
@@ -374,7 +372,7 @@ def unshown_stance(question: str, answer_text: str) -> list[str]:
 
 
 # "which *three* axes …": a count the question states of a plural noun (two to ten, in words).
-_STATED_COUNT = re.compile(r"\b(" + _NUMBER_WORD + r")\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s)\b", re.I)
+_STATED_COUNT = re.compile(r"\b(" + NUMBER_WORD + r")\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s)\b", re.I)
 
 
 def contradicted_counts(question: str, answer_text: str) -> list[str]:
@@ -389,7 +387,7 @@ def contradicted_counts(question: str, answer_text: str) -> list[str]:
             continue
         asked_n, noun = NUMBER_WORDS[m.group(1).lower()], m.group(2).split()[-1]
         stem_ = re.escape(noun[:-1])
-        said = [w.lower() for w in re.findall(rf"\b(\d+|{_NUMBER_WORD})\s+(?:[a-z][a-z-]*\s+)?{stem_}s?\b",
+        said = [w.lower() for w in re.findall(rf"\b(\d+|{NUMBER_WORD})\s+(?:[a-z][a-z-]*\s+)?{stem_}s?\b",
                                               plain, re.I)]
         values = {int(w) if w.isdigit() else NUMBER_WORDS[w] for w in said}
         if values and asked_n not in values:
@@ -400,7 +398,7 @@ def contradicted_counts(question: str, answer_text: str) -> list[str]:
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[A-Za-z][\w+-]*\s+){0,2}[A-Za-z][\w+-]*)", re.I)
 # A count as English writes it: a number standing alone (not the "1" of "Mark-1" or "ABC-256"), a
 # number word, or a word for a small or no number ("as many X as" compares, "so many" stresses).
-_COUNT_CUE = re.compile(r"(?<![\w-])\d|\b(?:one|" + _NUMBER_WORD + r"|eleven|twelve|once|twice|single|both|"
+_COUNT_CUE = re.compile(r"(?<![\w-])\d|\b(?:one|" + NUMBER_WORD + r"|eleven|twelve|once|twice|single|both|"
                         r"several|multiple|(?<!\bas )(?<!\bso )(?<!\bhow )many|few|no|none|zero|dozens?|"
                         r"hundreds?|thousands?|millions?)\b", re.I)
 _COUNT_DIGIT = re.compile(r"(?<![\w-])\d")
@@ -420,12 +418,9 @@ def _count_head(question: str) -> str:
 
 
 def _counted_before(words: list[str], j: int) -> bool:
-    """A count cue among the three words before words[j] (the word before them read too, so that
-    "as many" is seen to compare)."""
-    lead = " ".join(words[max(0, j - 4): max(0, j - 3)])
-    window = " ".join(words[max(0, j - 3): j])
-    return any(m.start() >= len(lead) + 1 if lead else True
-               for m in _COUNT_CUE.finditer(f"{lead} {window}" if lead else window))
+    """A count cue among the three words before words[j]; "as/so/how many" does not count."""
+    return any(_COUNT_CUE.fullmatch(words[k]) and not (words[k] == "many" and k and words[k - 1] in ("as", "so", "how"))
+               for k in range(max(0, j - 3), j))
 
 
 def _count_shown(counted: str, sentences: list[str]) -> bool:

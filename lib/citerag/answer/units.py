@@ -23,7 +23,7 @@ from citerag.answer.asked import spelled_acronyms
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
-from citerag.text.patterns import GLOSSARY_HEADING, IO_LINE, NUMBER_WORDS, has_pseudocode
+from citerag.text.patterns import GLOSSARY_HEADING, IO_LINE, NUMBER_WORD, NUMBER_WORDS, has_pseudocode
 from citerag.text.patterns import STEP_LINE as _STEP
 from citerag.text.patterns import TABLE_CAPTION as _CAPTION
 from citerag.text.sentences import split_prose
@@ -347,7 +347,7 @@ def _step(text: str) -> bool:
     m = _IMPERATIVE.match(text)
     return m is not None and m.group(1).lower() not in STOPWORDS
 _MARKED = re.compile(r"<mark>.*</mark>\.?")
-_VALUE = re.compile(rf"\d|\b(?:{'|'.join(NUMBER_WORDS)})\b", re.I)
+_VALUE = re.compile(rf"\d|\b(?:{NUMBER_WORD})\b", re.I)
 
 
 def continues(prev: Unit, nxt: Unit) -> bool:
@@ -390,7 +390,7 @@ class Passage:
 # Sentences an announced item may run to: "1. The seed … can be stored … . As this seed … ."
 _ITEM_SENTENCES = 3
 # A list announced with its count ("… consists of three functions:"): that many items follow.
-_COUNTED = re.compile(rf"\b({'|'.join(NUMBER_WORDS)}|[2-9]|10)\s+(?:[\w-]+\s+){{0,4}}[\w-]+\s*:\s*$", re.I)
+_COUNTED = re.compile(rf"\b({NUMBER_WORD}|[2-9]|10)\s+(?:[\w-]+\s+){{0,4}}[\w-]+\s*:\s*$", re.I)
 
 
 def announced_count(text: str) -> int:

@@ -85,6 +85,8 @@ DOCUMENT_PARTS = frozenset("glossary appendix annex references bibliography ackn
 GLOSSARY_HEADING = re.compile(r"terms|definitions|glossary|acronyms|abbreviations|symbols", re.I)
 # Number words a question or a document counts with ("which three functions", "… two stages:").
 NUMBER_WORDS = {w: n for n, w in enumerate("two three four five six seven eight nine ten".split(), start=2)}
+# The number words as a regular-expression alternation ("two|three|…|ten").
+NUMBER_WORD = "|".join(NUMBER_WORDS)
 
 _NAMED_BY_KIND = re.compile(
     r"\bthe\s+([A-Za-z][\w-]*)\s+(?:option|parameter|argument|property|attribute|field|flag|keyword|setting|"
