@@ -122,6 +122,10 @@ STRICT: dict[str, re.Pattern[str]] = {
     "rate": re.compile(_PER_TIME, re.I),
 }
 
+# A count in words of a plural noun ("two parameters", "three parameter sets"): the number word and
+# the noun phrase are its groups.
+_COUNT_OF_NOUN = re.compile(r"\b(" + NUMBER_WORD + r")\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s)\b", re.I)
+
 # An entry of a reference list ("[12] Name A (2016) Title …"), or its year in brackets.
 _REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
 
@@ -138,8 +142,7 @@ CUES: dict[str, re.Pattern[str]] = {
     "rate": re.compile(rf"{_PER_TIME}|\bper (?:s|sec|min)\b|\b\d[\d,.]*\s?(?:[a-z]+/s|/s(?:ec)?|Hz|kHz|MHz|GHz)\b|"
                        r"\b(?:times|cycles) (?:a|an|each) \w+", re.I),
     "number": re.compile(r"\d"),
-    # a count in words of a plural noun ("X uses two parameters")
-    "count": re.compile(r"\b(?:" + NUMBER_WORD + r")\s+(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s\b", re.I),
+    "count": _COUNT_OF_NOUN,  # "X uses two parameters"
     "frequency": re.compile(r"\bevery\b|\b(?:once|twice|daily|weekly|monthly|yearly|annually|hourly|periodically)\b|"
                             rf"\b(?:times|once) (?:a|an|per|each)\b|{_PER_TIME}", re.I),
     # a month's name or its abbreviation, not any word it begins ("decapsulation", "novel", "mark"),
@@ -371,10 +374,6 @@ def unshown_stance(question: str, answer_text: str) -> list[str]:
     return [f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"]
 
 
-# "which *three* axes …": a count the question states of a plural noun (two to ten, in words).
-_STATED_COUNT = re.compile(r"\b(" + NUMBER_WORD + r")\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s)\b", re.I)
-
-
 def contradicted_counts(question: str, answer_text: str) -> list[str]:
     """The counts a question states ("which property joins *three axes*") that the answer
     contradicts: it writes another number right before the same noun ("… join *two* of them",
@@ -382,7 +381,7 @@ def contradicted_counts(question: str, answer_text: str) -> list[str]:
     something the documents do not describe. Counts asked for ("how many …") are not stated."""
     plain = strip_citations(answer_text)
     out = []
-    for m in _STATED_COUNT.finditer(question):
+    for m in _COUNT_OF_NOUN.finditer(question):  # "which *three axes* …": a count the question states
         if re.search(r"\bhow\s+many\s*$", question[: m.start()], re.I):
             continue
         asked_n, noun = NUMBER_WORDS[m.group(1).lower()], m.group(2).split()[-1]
@@ -396,12 +395,12 @@ def contradicted_counts(question: str, answer_text: str) -> list[str]:
 
 
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[A-Za-z][\w+-]*\s+){0,2}[A-Za-z][\w+-]*)", re.I)
-# A count as English writes it: a number standing alone (not the "1" of "Mark-1" or "ABC-256"), a
-# number word, or a word for a small or no number ("as many X as" compares, "so many" stresses).
-_COUNT_CUE = re.compile(r"(?<![\w-])\d|\b(?:one|" + NUMBER_WORD + r"|eleven|twelve|once|twice|single|both|"
-                        r"several|multiple|(?<!\bas )(?<!\bso )(?<!\bhow )many|few|no|none|zero|dozens?|"
-                        r"hundreds?|thousands?|millions?)\b", re.I)
+# A count as English writes it: a number standing alone (not the "1" of "Mark-1" or "ABC-256"), or a
+# number word or a word for a small or no number before the counted noun.
 _COUNT_DIGIT = re.compile(r"(?<![\w-])\d")
+_COUNTING_WORDS = frozenset(NUMBER_WORDS) | frozenset(
+    "one eleven twelve once twice single both several multiple many few no none zero dozen dozens hundred hundreds "
+    "thousand thousands million millions".split())
 _BRACKET_REFERENCE = re.compile(r"\[\d{1,3}(?:[,–-]\s?\d{1,3})*\]")
 
 
@@ -418,8 +417,9 @@ def _count_head(question: str) -> str:
 
 
 def _counted_before(words: list[str], j: int) -> bool:
-    """A count cue among the three words before words[j]; "as/so/how many" does not count."""
-    return any(_COUNT_CUE.fullmatch(words[k]) and not (words[k] == "many" and k and words[k - 1] in ("as", "so", "how"))
+    """A counting word among the three words before words[j]; "as many X as" compares and "so/how
+    many" stresses or asks: no count."""
+    return any(words[k] in _COUNTING_WORDS and not (words[k] == "many" and k and words[k - 1] in ("as", "so", "how"))
                for k in range(max(0, j - 3), j))
 
 

@@ -327,6 +327,12 @@ def _unfinished(u: Unit) -> bool:
 _OPEN_END = re.compile(r"[a-z0-9)\]}]$")
 
 
+# A line wholly shaded: a block of commands or markup.
+_MARKED = re.compile(r"<mark>.*</mark>\.?")
+# A value a short sentence states: a digit or a number word.
+_VALUE = re.compile(rf"\d|\b(?:{NUMBER_WORD})\b", re.I)
+
+
 def _is_statement(s: str) -> bool:
     """A prose unit worth restating: enough words, mostly lower-case text, judged without its
     links (a bare link states nothing; "Fix bug #97 (<link>) … documentation wrong" does)."""
@@ -346,8 +352,6 @@ def _step(text: str) -> bool:
     """A short sentence opening on a bare verb (not on a pronoun or an article: "It converts …")."""
     m = _IMPERATIVE.match(text)
     return m is not None and m.group(1).lower() not in STOPWORDS
-_MARKED = re.compile(r"<mark>.*</mark>\.?")
-_VALUE = re.compile(rf"\d|\b(?:{NUMBER_WORD})\b", re.I)
 
 
 def continues(prev: Unit, nxt: Unit) -> bool:

@@ -262,23 +262,32 @@ def find_running_lines(pages: list[list[str]], scan: int, min_share: float) -> s
 _SPACED_UNDERSCORE = re.compile(r"(?<=\w) _ (?=\w)")
 
 
-# A line the extractor made a list item of its own ("- … based on the" then "- expected impact …",
-# a draft's margin numbers between them): an item ending on a word no sentence ends on, or on a
-# comma, and the next item opening in lower case are one sentence. (Measured: joining plain
-# paragraphs as well cost manual answers.)
-# (not a verb: "a typical code fragment is" announces the code on the next line)
-_BROKEN_LINE = re.compile(r"(^- [^\n]*(?:\b(?:the|a|an|and|or|nor|of|to|that|with|in|for|by|on|as|at|from|which|its|"
-                          r"their|these|those|this|than|into|such)|,))\n\n- (?=[a-z])", re.M)
+# The end of a list item no sentence ends on: a function word or a comma (not a verb: "a typical
+# code fragment is" announces the code on the next line).
+_BROKEN_END = re.compile(r"(?:\b(?:the|a|an|and|or|nor|of|to|that|with|in|for|by|on|as|at|from|which|its|their|"
+                         r"these|those|this|than|into|such)|,)$")
+
+
+def _join_broken_items(paragraphs: list[str]) -> list[str]:
+    """A line the extractor made a list item of its own ("- … based on the" then "- expected impact
+    …", a draft's margin numbers between them): an item ending where no sentence ends and the next
+    item opening in lower case are one sentence. (Measured: joining plain paragraphs as well cost
+    manual answers.)"""
+    out: list[str] = []
+    for para in paragraphs:
+        last = out[-1].rsplit("\n", 1)[-1] if out else ""
+        if last.startswith("- ") and _BROKEN_END.search(last) and re.match(r"- [a-z]", para):
+            out[-1] = f"{out[-1]} {para[2:]}"
+        else:
+            out.append(para)
+    return out
 
 
 def _tidy(text: str) -> str:
     text = _SPACED_UNDERSCORE.sub("_", SPACED_MEMBER.sub(r"\1.", text))
     lines = [_SPACES.sub(" ", ln).strip() for ln in text.split("\n")]
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
-    joined = 1
-    while joined:  # (each join makes a longer item that may end broken again)
-        text, joined = _BROKEN_LINE.subn(r"\1 ", text)
-    return text.strip()
+    return "\n\n".join(_join_broken_items(text.split("\n\n"))).strip()
 
 
 def clean_document(pages: list[PageRecord], params: CleanParams) -> list[CleanPage]:
