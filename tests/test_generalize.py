@@ -2193,3 +2193,19 @@ def test_a_variant_named_by_a_letter_no_cited_text_writes_is_refused(agents):
     refused_noting(agents, "tech-manuals", "How does ReportLab's canvas.scale stretch the z dimension?",
                    "a variant the evidence never names")
     answered(agents, "tech-manuals", "How does ReportLab's canvas.scale stretch the y dimension?", "dx , dy")
+
+
+def test_a_name_written_as_code_is_a_focus_term():
+    """"setHorizScale" names one method: a passage about another does not answer for it. A name in
+    upper camel case ("LaTeX", "ReportLab") names a tool or a class, which cited passages may leave
+    to their heading."""
+    from citerag.answer.asked import focus_terms
+
+    found = focus_terms("Which web browsers ignore ReportLab's setHorizScale in LaTeX?", (), ())
+    assert "setHorizScale" in found and "LaTeX" not in found and "ReportLab" not in found
+
+
+def test_a_question_about_a_named_method_no_cited_text_writes_is_refused(agents):
+    refused_noting(agents, "tech-manuals", "Which web browsers ignore ReportLab's setHorizScale?",
+                   "never states: setHorizScale")
+    answered(agents, "tech-manuals", "What does ReportLab's setDash do?", "dots or dashes")

@@ -37,6 +37,7 @@ from functools import lru_cache
 from citerag.answer.citations import strip_citations
 from citerag.text.inflect import IRREGULAR, bases, says_word, spellings, split_camel
 from citerag.text.patterns import (
+    CAMEL_NAME,
     LOCATOR_HEADS,
     LOCATOR_PLURALS,
     LOCATOR_QUESTION,
@@ -938,6 +939,7 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     found += [m.group(0) for m in _YEAR_OR_NUMBER.finditer(question) if m.group(0).lower() not in covered]
     covered = " ".join(found).lower()
     found += [n for n in proper_names(question) if n.lower() not in covered]
+    found += [n for n in CAMEL_NAME.findall(question) if n[0].islower() and n.lower() not in covered]
     return tuple(dict.fromkeys(f for f in found if f.lower() not in named))
 
 
