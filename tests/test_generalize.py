@@ -2209,3 +2209,20 @@ def test_a_question_about_a_named_method_no_cited_text_writes_is_refused(agents)
     refused_noting(agents, "tech-manuals", "Which web browsers ignore ReportLab's setHorizScale?",
                    "never states: setHorizScale")
     answered(agents, "tech-manuals", "What does ReportLab's setDash do?", "dots or dashes")
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, wanted", [
+    ("default", "What can a key combiner be used for?", "and who designed it?", "key combiner"),
+    ("tech-manuals", "What is a synonym used for in Gri?", "and how long can it be?", "synonym"),
+])
+def test_it_after_a_question_ending_on_a_stranded_preposition_is_its_subject(agents, corpus, first, follow_up,
+                                                                            wanted):
+    """"… can be used for?": the question word stands for the object of "for", and "used" is the
+    verb, not the thing the next "it" means (it had become "who designed used?")."""
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
+    rw = decider.rewrite(follow_up, [prev])
+    assert rw.carried == [wanted], rw

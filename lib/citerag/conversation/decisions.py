@@ -131,6 +131,8 @@ def _ends_on_verb(body: str) -> bool:
     return not any(w in STOPWORDS for w in after[1:-1])
 
 
+# A preposition a question ends on, whose object the question word stands for ("what is X used for")
+_STRANDED = re.compile(rf"(?:{PREPOSITION_ALTERNATION})", re.I)
 # "… when the new version is deleted": a passive clause ends on its participle after a form of "be"
 _BE_FORMS = frozenset("is are was were be been".split())
 # "Where is the arrow head placed?", "On which page is the ls command described?": a passive
@@ -458,7 +460,14 @@ class Decider:
         if part:
             body = re.sub(r"\s+(?:in|of|from|at)\s*$", "", body[:part[0].start()].rstrip(), flags=re.I)
         toks = body.split()
-        if (len(toks) > 3 and toks[-1].isalpha() and toks[-1].islower() and past_form(toks[-1].lower())
+        if (len(toks) > 3 and _STRANDED.fullmatch(toks[-1]) and toks[-2].isalpha() and toks[-2].islower()
+                and toks[-2].lower() not in STOPWORDS):
+            # a stranded preposition ends its verb's phrase ("… can be used for", "… stand for"): the
+            # thing asked about is the subject before them, not the verb
+            toks = toks[:-2]
+            while len(toks) > 1 and toks[-1].lower() in STOPWORDS:
+                toks.pop()
+        elif (len(toks) > 3 and toks[-1].isalpha() and toks[-1].islower() and past_form(toks[-1].lower())
                 and toks[-2].lower() in _BE_FORMS and toks[-3].lower() not in STOPWORDS):
             toks = toks[:-2]
         elif ((_ends_on_verb(body) or (_PASSIVE.search(body) and past_form(toks[-1].lower()))) and len(toks) > 3
