@@ -169,3 +169,26 @@ def test_a_table_whose_first_row_is_data_does_not_repeat_it():
     table = CleanPage("DOC", 2, "|name|ek|\n|---|---|\n" + "\n".join(f"|X-{i}|{i}|" for i in range(60)))
     pieces = chunk_pages([table], ChunkParams(target_chars=200, overlap_chars=0, min_chars=0))
     assert len(pieces) > 1 and all(c.text.startswith("name | ek") for c in pieces)
+
+
+def test_a_table_goes_on_past_the_next_pages_running_title_and_its_pieces_keep_their_pages():
+    """A two-page table with a running title the header/footer pass keeps ("Chapter 6 Widgets"
+    changes from chapter to chapter) at the top of the second page: the second page's rows read
+    under the table's header, not under their own first row, and a piece holding only
+    second-page rows is located on that page, not on the page of the header it repeats."""
+    one = "|Attribute|Synonyms|\n|---|---|\n" + "\n".join(f"|attrOne{i}|one{i}, alias{i}|" for i in range(12))
+    two = "Chapter 6 Widgets\n\n|attrTwo0|two0, other0|\n|---|---|\n" + "\n".join(
+        f"|attrTwo{i}|two{i}, other{i}|" for i in range(1, 12))
+    chunks = chunk_pages([CleanPage("DOC", 4, one), CleanPage("DOC", 5, two)],
+                         ChunkParams(target_chars=250, overlap_chars=0, min_chars=0))
+    assert all(c.text.startswith("Attribute | Synonyms") for c in chunks), [c.text[:40] for c in chunks]
+    assert not any("Chapter 6 Widgets" in c.text for c in chunks)
+    second = [c for c in chunks if "attrOne" not in c.text]
+    assert second and all((c.start_page, c.end_page) == (5, 5) for c in second)
+    assert all(c.chunk_id.startswith("DOC::p5::") for c in second)
+    straddling = [c for c in chunks if "attrOne" in c.text and "attrTwo" in c.text]
+    assert all((c.start_page, c.end_page) == (4, 5) for c in straddling)
+    # a line that ends a sentence is prose, not a running title: the tables stay apart
+    prose = chunk_pages([CleanPage("DOC", 4, one), CleanPage("DOC", 5, two.replace("Widgets", "Widgets."))],
+                        ChunkParams(target_chars=250, overlap_chars=0, min_chars=0))
+    assert any("Widgets." in c.text for c in prose)

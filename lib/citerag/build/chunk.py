@@ -164,6 +164,11 @@ def _units(blocks: list[Block]) -> list[_Unit]:
             prev.parts.append(b)
         elif prev and prev.kind == "table" and not prev.closed and b.kind == "table":
             prev.parts.append(b)  # a table continued on the next page
+        elif b.kind == "table" and _running_title_between(units, b):
+            # … after the next page's running title ("Chapter 6 Paragraphs"): the title goes, and
+            # the rows read under the table's header, not under their own first row
+            units.pop()
+            units[-1].parts.append(b)
         elif (gap := _steps_resume(units, b)) is not None:
             # comment lines or list marks the layout set between an algorithm's steps (its "▷ …"
             # comments, "- mix the tally"), then its next step: all of it is the algorithm
@@ -184,6 +189,25 @@ def _units(blocks: list[Block]) -> list[_Unit]:
         else:
             units.append(_Unit(b.kind, [b]))
     return units
+
+
+_RUNNING_TITLE_WORDS = 8
+
+
+def _running_title_between(units: list[_Unit], b: Block) -> bool:
+    """An open table, then a short line standing alone at the top of the next page (a running
+    title the header/footer pass did not remove: it changes from chapter to chapter), then rows
+    with as many columns as the table's: the table goes on past the page break."""
+    if len(units) < 2:
+        return False
+    line, table = units[-1], units[-2]
+    if table.kind != "table" or table.closed or line.kind != "paragraph" or len(line.parts) != 1:
+        return False
+    title = line.parts[0]
+    last = table.parts[-1]
+    return (title.page == b.page == last.page + 1 and "\n" not in title.text
+            and len(title.text.split()) <= _RUNNING_TITLE_WORDS and not re.search(r"[.:;!?]$", title.text)
+            and last.text.split("\n")[-1].count(" | ") == b.text.split("\n")[0].count(" | "))
 
 
 def _io_line(text: str) -> bool:
@@ -238,8 +262,13 @@ def _header_row(line: str) -> bool:
     return all(len(cell.strip()) <= _HEADER_CELL_MAX for cell in line.split("|"))
 
 
-def _split_long(unit: _Unit, target: int) -> list[list[tuple[str, int]]]:
-    """Pieces of (text, page) no longer than `target` where possible.
+def _page_span(pages: list[int]) -> tuple[int, int]:
+    return min(pages), max(pages)
+
+
+def _split_long(unit: _Unit, target: int) -> tuple[list[list[tuple[str, int]]], int]:
+    """Pieces of (text, page) no longer than `target` where possible, and how many lines each
+    piece opens with that repeat the unit's header.
 
     Tables split on rows and repeat caption + header row; algorithms split on
     lines and repeat their title line ("Algorithm 7 Name(…)"), so a later piece's steps still
@@ -279,7 +308,7 @@ def _split_long(unit: _Unit, target: int) -> list[list[tuple[str, int]]]:
         size += len(text) + 1
     if len(cur) > len(header) or not pieces:
         pieces.append(cur)
-    return pieces
+    return pieces, len(header)
 
 
 def _tail(text: str, budget: int) -> str:
@@ -299,33 +328,32 @@ class _Builder:
         self.doc_id, self.p = doc_id, params
         self.chunks: list[Chunk] = []
         self.per_page: dict[int, int] = {}
-        self.cur: list[tuple[str, int, str]] = []  # (text, page, kind)
+        self.cur: list[tuple[str, int, int, str]] = []  # (text, first page, last page, kind)
         self.path: list[tuple[int, str]] = []
         self.cur_path: list[str] = []
 
     def size(self) -> int:
-        return sum(len(t) + 2 for t, _, _ in self.cur)
+        return sum(len(t) + 2 for t, _, _, _ in self.cur)
 
     def flush(self, overlap: bool) -> None:
         if not self.cur:
             return
-        text = "\n\n".join(t for t, _, _ in self.cur).strip()
-        pages = [p for _, p, _ in self.cur]
-        start = min(pages)
+        text = "\n\n".join(t for t, _, _, _ in self.cur).strip()
+        start = min(first for _, first, _, _ in self.cur)
         idx = self.per_page.get(start, 0)
         self.per_page[start] = idx + 1
-        kinds = sorted({k for _, _, k in self.cur if k != "overlap"})
+        kinds = sorted({k for _, _, _, k in self.cur if k != "overlap"})
         self.chunks.append(Chunk(
             chunk_id=make_chunk_id(self.doc_id, start, idx), doc_id=self.doc_id,
-            start_page=start, end_page=max(pages), ordinal=len(self.chunks),
+            start_page=start, end_page=max(last for _, _, last, _ in self.cur), ordinal=len(self.chunks),
             heading_path=list(self.cur_path), kinds=kinds, text=text, n_chars=len(text),
         ))
-        last_text, last_page, last_kind = self.cur[-1]
+        last_text, _, last_page, last_kind = self.cur[-1]
         self.cur = []
         if overlap and self.p.overlap_chars and last_kind in ("paragraph", "list"):
             tail = _tail(last_text, self.p.overlap_chars)
             if tail:
-                self.cur = [(tail, last_page, "overlap")]
+                self.cur = [(tail, last_page, last_page, "overlap")]
 
     def add(self, unit: _Unit) -> None:
         first = unit.parts[0]
@@ -338,36 +366,38 @@ class _Builder:
             if not self.cur or self._only_overlap():
                 self.cur = []
                 self.cur_path = [t for _, t in self.path]
-            self.cur.append((first.text, first.page, "heading"))
+            self.cur.append((first.text, first.page, first.page, "heading"))
             return
         if not self.cur:
             self.cur_path = [t for _, t in self.path]
         text = unit.text
         if self.size() + len(text) <= self.p.target_chars:
-            self.cur.append((text, min(b.page for b in unit.parts), unit.kind))
+            self.cur.append((text, *_page_span([b.page for b in unit.parts]), unit.kind))
             return
         if self.size() >= self.p.min_chars:
             self.flush(overlap=True)
             self.cur_path = [t for _, t in self.path]
         if self.size() + len(text) <= self.p.target_chars:
-            self.cur.append((text, min(b.page for b in unit.parts), unit.kind))
+            self.cur.append((text, *_page_span([b.page for b in unit.parts]), unit.kind))
             return
         if self._only_overlap() and unit.kind in ("table", "algorithm"):
             self.cur = []  # a split table/algorithm starts clean: its pieces repeat their header
         room = max(self.p.min_chars, self.p.target_chars - self.size())
-        pieces = _split_long(unit, room)
+        pieces, repeated = _split_long(unit, room)
         for i, piece in enumerate(pieces):
             if i > 0:
                 self.flush(overlap=False)
                 self.cur_path = [t for _, t in self.path]
             joiner = " " if unit.kind in ("paragraph", "list") else "\n"
             body = joiner.join(t for t, _ in piece)
-            self.cur.append((body, min(p for _, p in piece), unit.kind))
+            # a later piece is where its own lines are, not where the header it repeats is
+            own = piece[repeated:] if i > 0 else piece
+            self.cur.append((body, *_page_span([p for _, p in own or piece]), unit.kind))
             if i == 0 and len(pieces) > 1:
                 room = self.p.target_chars
 
     def _only_overlap(self) -> bool:
-        return bool(self.cur) and all(k == "overlap" for _, _, k in self.cur)
+        return bool(self.cur) and all(k == "overlap" for _, _, _, k in self.cur)
 
 
 def chunk_document(pages: list[CleanPage], params: ChunkParams) -> list[Chunk]:
