@@ -1161,3 +1161,18 @@ def test_a_signature_described_by_a_sentence_naming_it_is_read_with_it():
     assert sig.kind == "code"
     assert continues(sig, by_text["The rect method draws a rectangle with its corner at (x,y)."])
     assert "path.close()" not in by_text  # a sentence not naming it describes something else
+
+
+def test_a_step_ending_on_a_colon_is_done_by_the_step_after_it():
+    """"14: case BETA-2:" says which case; the step after it says what is done in that case (the
+    identifier a "which OID for BETA-2" question asks for). Other steps stand alone."""
+    from citerag.answer.units import passages, units
+
+    ev = Evidence("c1", Location("D::p1::c1", "D", 1, 1),
+                  "Algorithm 4 Widget.Sign(key, M, H)\n"
+                  "10: switch H do\n11: case BETA-1:\n12: ID ← 0x01, 0x02 ▷ 1.2.3.1\n"
+                  "13: case BETA-2:\n14: ID ← 0x01, 0x03 ▷ 1.2.3.2\n15: end switch\n16: return ID")
+    chains = {p.head.text: [u.text for u in p.units] for p in passages(units(ev))}
+    case = next(k for k in chains if "case BETA-2" in k)
+    assert [t for t in chains[case]][1:] == [next(k for k in chains if "1.2.3.2" in k)]
+    assert len(chains[next(k for k in chains if "1.2.3.1" in k)]) == 1

@@ -357,6 +357,8 @@ def _step(text: str) -> bool:
 def continues(prev: Unit, nxt: Unit) -> bool:
     """Does `nxt` complete what `prev` says? Same evidence; the same paragraph, or the next one
     when `prev` announces a list; and `nxt` leans on `prev` or `prev` announces it."""
+    if prev.kind == "step" and nxt.kind == "step" and nxt.key == prev.key and nxt.group == prev.group:
+        return prev.text.rstrip().endswith(":")  # "14: case SHA-512:" is done by the step after it
     if nxt.key != prev.key or nxt.kind in ("title",) or prev.kind in ("title", "step"):
         return False
     announces = bool(_ANNOUNCES.search(prev.text))
