@@ -2215,6 +2215,9 @@ def test_a_question_about_a_named_method_no_cited_text_writes_is_refused(agents)
 @pytest.mark.parametrize("corpus, first, follow_up, wanted", [
     ("default", "What can a key combiner be used for?", "and who designed it?", "key combiner"),
     ("tech-manuals", "What is a synonym used for in Gri?", "and how long can it be?", "synonym"),
+    # a particle after the verb's object: the object ("it" had become "down", "off")
+    ("tech-manuals", "How can I narrow the help down in Gri?", "and what does it list?", "help"),
+    ("default", "How do I turn the hedged variant off?", "and what does it protect against?", "hedged variant"),
 ])
 def test_it_after_a_question_ending_on_a_stranded_preposition_is_its_subject(agents, corpus, first, follow_up,
                                                                             wanted):

@@ -132,7 +132,9 @@ def _ends_on_verb(body: str) -> bool:
 
 
 # A preposition a question ends on, whose object the question word stands for ("what is X used for")
-_STRANDED = re.compile(rf"(?:{PREPOSITION_ALTERNATION})", re.I)
+_PARTICLE = re.compile(r"up|down|out|off|away|back", re.I)
+_STRANDED = re.compile(rf"(?:{PREPOSITION_ALTERNATION})|{_PARTICLE.pattern}", re.I)
+_DETERMINERS = frozenset("the a an its their this that these those".split())
 # "… when the new version is deleted": a passive clause ends on its participle after a form of "be"
 _BE_FORMS = frozenset("is are was were be been".split())
 # "Where is the arrow head placed?", "On which page is the ls command described?": a passive
@@ -462,11 +464,16 @@ class Decider:
         toks = body.split()
         if (len(toks) > 3 and _STRANDED.fullmatch(toks[-1]) and toks[-2].isalpha() and toks[-2].islower()
                 and toks[-2].lower() not in STOPWORDS):
-            # a stranded preposition ends its verb's phrase ("… can be used for", "… stand for"): the
-            # thing asked about is the subject before them, not the verb
-            toks = toks[:-2]
-            while len(toks) > 1 and toks[-1].lower() in STOPWORDS:
-                toks.pop()
+            if _PARTICLE.fullmatch(toks[-1]) or toks[-3].lower() in _DETERMINERS:
+                # a particle after its verb's object ("… narrow the help down?", "… turn the grid
+                # on?"): the object
+                toks = toks[:-1]
+            else:
+                # a stranded preposition ends its verb's phrase ("… can be used for", "… stand for"):
+                # the thing asked about is the subject before them, not the verb
+                toks = toks[:-2]
+                while len(toks) > 1 and toks[-1].lower() in STOPWORDS:
+                    toks.pop()
         elif (len(toks) > 3 and toks[-1].isalpha() and toks[-1].islower() and past_form(toks[-1].lower())
                 and toks[-2].lower() in _BE_FORMS and toks[-3].lower() not in STOPWORDS):
             toks = toks[:-2]
