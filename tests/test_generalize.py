@@ -2230,3 +2230,15 @@ def test_it_after_a_question_ending_on_a_stranded_preposition_is_its_subject(age
     prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
     rw = decider.rewrite(follow_up, [prev])
     assert rw.carried == [wanted], rw
+
+
+def test_a_value_is_not_shown_by_the_digits_of_a_citation_or_a_reference_mark():
+    """"What is the threshold value of X?" answered by "X sets a high threshold [6]. [c1]" shows no
+    value: the digits are a reference mark and a citation."""
+    from citerag.answer.asked import Head, head_stated
+
+    value = Head("value", "number", ("threshold",))
+    assert not head_stated(value, "the threshold value", "The decoder sets a high threshold [6]. [c1]")
+    assert not head_stated(value, "", "It lowers the threshold [10, 4]. [c2]")
+    assert head_stated(value, "", "The threshold is set to 0.5 at first. [c1]")
+    assert head_stated(value, "", "Its default value is 'middle'. [c1]")  # a name the answer calls a value

@@ -610,6 +610,8 @@ def asked_heads(question: str) -> tuple[Head, ...]:
     return tuple(out)
 
 
+# A document's reference mark in running text ("… lowers the threshold [6].", "[10, 4]")
+_REFERENCE_MARK = re.compile(r"\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")
 # "Which values/sizes …" may ask for names ("'start', 'middle' or 'end'", "A4, letter and legal"),
 # not for a number.
 _UNTYPED_VALUES = frozenset("value values sizes".split())
@@ -815,6 +817,12 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         plain = strip_citations(answer_text)
         return bool(CUES["number"].search(plain)) and all(
             re.search(rf"\b{re.escape(m)}\b", plain) for m in head.modifiers if _ACRONYM.fullmatch(m))
+    if head.type == "number" and head.word.lower() == "value":
+        # "what is the X value …" asks for one value: a number, or a name the answer calls a value;
+        # not the digits of a citation ("[c1]") or a reference mark ("[6]"). ("Which values …" may
+        # be answered by a list of names that never says so: measured, it lost one.)
+        return bool(CUES["number"].search(_REFERENCE_MARK.sub("", strip_citations(answer_text)))) or names_it(
+            answer_text)
     if head.type in ("condition", "title"):  # set by a clause ("… secure if X is hard"), a title by a
         # reference entry; or named as one
         return bool(CUES[head.type].search(answer_text)) or names_it(evidence_text)
