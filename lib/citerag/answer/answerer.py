@@ -52,6 +52,7 @@ from citerag.text.patterns import NUMBERED_VARIANT
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import (
     AUXILIARY_ALTERNATION,
+    DETERMINERS,
     QUESTION_FRAME,
     STOPWORDS,
     function_words,
@@ -443,7 +444,6 @@ def modifying(question: str, absent: list[str]) -> list[str]:
 # often cited by its number), irregular comparatives and superlatives.
 _DESCRIBING = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth better best worse worst "
                         "more most less least".split())
-_ARTICLES = frozenset("a an the its their this these those each every any some no".split())
 # Subject pronouns and relatives: the word after one is its verb ("can you stop X", "devices that
 # run X"), not a modifier.
 _SUBJECTS = frozenset("i you we they he she it that which who".split())
@@ -481,7 +481,7 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
             continue
         # an -ing form after a preposition or a conjunction is a verb ("when implementing X"); after
         # an article or a verb it names a kind ("sets kerning pairs")
-        if w.endswith("ing") and not (verb_s or prev in _ARTICLES):
+        if w.endswith("ing") and not (verb_s or prev in DETERMINERS):
             continue
         nxt = re.match(r"\s+([A-Za-z][\w-]*)", question[m.end():])
         if nxt and nxt.group(1).lower() not in function_words() and modifying(question, [w]):

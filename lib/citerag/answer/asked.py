@@ -610,8 +610,6 @@ def asked_heads(question: str) -> tuple[Head, ...]:
     return tuple(out)
 
 
-# A document's reference mark in running text ("… lowers the threshold [6].", "[10, 4]")
-_REFERENCE_MARK = re.compile(r"\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")
 # "Which values/sizes …" may ask for names ("'start', 'middle' or 'end'", "A4, letter and legal"),
 # not for a number.
 _UNTYPED_VALUES = frozenset("value values sizes".split())
@@ -821,7 +819,7 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         # "what is the X value …" asks for one value: a number, or a name the answer calls a value;
         # not the digits of a citation ("[c1]") or a reference mark ("[6]"). ("Which values …" may
         # be answered by a list of names that never says so: measured, it lost one.)
-        return bool(CUES["number"].search(_REFERENCE_MARK.sub("", strip_citations(answer_text)))) or names_it(
+        return bool(CUES["number"].search(_BRACKET_REFERENCE.sub("", strip_citations(answer_text)))) or names_it(
             answer_text)
     if head.type in ("condition", "title"):  # set by a clause ("… secure if X is hard"), a title by a
         # reference entry; or named as one

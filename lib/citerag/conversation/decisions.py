@@ -40,6 +40,7 @@ from citerag.text.terms import Scorer, idf_weights, weighted_share
 from citerag.text.tokenize import (
     AUXILIARIES,
     AUXILIARY_ALTERNATION,
+    DETERMINERS,
     QUESTION_FRAME,
     STOPWORDS,
     stem,
@@ -131,10 +132,10 @@ def _ends_on_verb(body: str) -> bool:
     return not any(w in STOPWORDS for w in after[1:-1])
 
 
-# A preposition a question ends on, whose object the question word stands for ("what is X used for")
+# A particle a phrasal verb leaves after its object ("… narrow the help down?")
 _PARTICLE = re.compile(r"up|down|out|off|away|back", re.I)
+# A word a question ends on whose object the question word stands for ("what is X used for?"), or a particle
 _STRANDED = re.compile(rf"(?:{PREPOSITION_ALTERNATION})|{_PARTICLE.pattern}", re.I)
-_DETERMINERS = frozenset("the a an its their this that these those".split())
 # "… when the new version is deleted": a passive clause ends on its participle after a form of "be"
 _BE_FORMS = frozenset("is are was were be been".split())
 # "Where is the arrow head placed?", "On which page is the ls command described?": a passive
@@ -464,7 +465,7 @@ class Decider:
         toks = body.split()
         if (len(toks) > 3 and _STRANDED.fullmatch(toks[-1]) and toks[-2].isalpha() and toks[-2].islower()
                 and toks[-2].lower() not in STOPWORDS):
-            if _PARTICLE.fullmatch(toks[-1]) or toks[-3].lower() in _DETERMINERS:
+            if _PARTICLE.fullmatch(toks[-1]) or toks[-3].lower() in DETERMINERS:
                 # a particle after its verb's object ("… narrow the help down?", "… turn the grid
                 # on?"): the object
                 toks = toks[:-1]

@@ -36,6 +36,8 @@ AUXILIARIES = frozenset("does do did is are was were can could should will would
                         "shall".split())
 # The same words as a regex alternation, for patterns that look for one after a phrase.
 AUXILIARY_ALTERNATION = "|".join(sorted(AUXILIARIES))
+# Words that open a noun phrase: the word after one is a noun or a modifier of one, not a verb.
+DETERMINERS = frozenset("a an the its their this these those each every any some no".split())
 
 # Words that frame a question rather than name what it asks about ("what does X *stand for*",
 # "*explain* X", "the *difference* between"). The answer scorer ignores them; BM25 does not.
