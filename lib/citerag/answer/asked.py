@@ -399,9 +399,9 @@ _HOW_MANY = re.compile(r"\bhow many\s+((?:[A-Za-z][\w+-]*\s+){0,2}[A-Za-z][\w+-]
 # A count as English writes it: a number standing alone (not the "1" of "Mark-1" or "ABC-256"), or a
 # number word or a word for a small or no number before the counted noun.
 _COUNT_DIGIT = re.compile(r"(?<![\w-])\d")
-_COUNTING_WORDS = frozenset(NUMBER_WORDS) | frozenset(
-    "one eleven twelve once twice single both several multiple many few no none zero dozen dozens hundred hundreds "
-    "thousand thousands million millions".split())
+_COUNTING_WORDS = _COUNT_WORDS | frozenset(
+    "one eleven twelve once twice single both multiple no none zero dozen dozens hundred hundreds thousand thousands "
+    "million millions".split())
 _BRACKET_REFERENCE = re.compile(r"\[\d{1,3}(?:[,–-]\s?\d{1,3})*\]")
 
 

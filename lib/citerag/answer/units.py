@@ -348,7 +348,7 @@ def _is_statement(s: str) -> bool:
 _IMPERATIVE = re.compile(r"^\W*([A-Za-z][a-z]+)\b(?<!s)(?:\s+\S+){1,8}\.$")
 
 
-def _step(text: str) -> bool:
+def _imperative_step(text: str) -> bool:
     """A short sentence opening on a bare verb (not on a pronoun or an article: "It converts …")."""
     m = _IMPERATIVE.match(text)
     return m is not None and m.group(1).lower() not in STOPWORDS
@@ -368,7 +368,7 @@ def continues(prev: Unit, nxt: Unit) -> bool:
                                                                     or _describes(prev.text, nxt.text)))):
         return True  # one sentence around a displayed command ("… add the line" [code] "so that …") or
         # broken over paragraphs
-    if nxt.block == prev.block + 1 and nxt.kind == "code" and prev.kind == "sentence" and _step(prev.text):
+    if nxt.block == prev.block + 1 and nxt.kind == "code" and prev.kind == "sentence" and _imperative_step(prev.text):
         return True  # a step, then the command that does it ("Create a symbolic link." [code])
     if nxt.block != prev.block and not (announces and nxt.block == prev.block + 1):
         return False

@@ -133,9 +133,9 @@ def _ends_on_verb(body: str) -> bool:
 
 
 # A particle a phrasal verb leaves after its object ("… narrow the help down?")
-_PARTICLE = re.compile(r"up|down|out|off|away|back", re.I)
+_PARTICLES = frozenset("up down out off away back".split())
 # A word a question ends on whose object the question word stands for ("what is X used for?"), or a particle
-_STRANDED = re.compile(rf"(?:{PREPOSITION_ALTERNATION})|{_PARTICLE.pattern}", re.I)
+_STRANDED = frozenset(PREPOSITION_ALTERNATION.split("|")) | _PARTICLES
 # "… when the new version is deleted": a passive clause ends on its participle after a form of "be"
 _BE_FORMS = frozenset("is are was were be been".split())
 # "Where is the arrow head placed?", "On which page is the ls command described?": a passive
@@ -463,9 +463,9 @@ class Decider:
         if part:
             body = re.sub(r"\s+(?:in|of|from|at)\s*$", "", body[:part[0].start()].rstrip(), flags=re.I)
         toks = body.split()
-        if (len(toks) > 3 and _STRANDED.fullmatch(toks[-1]) and toks[-2].isalpha() and toks[-2].islower()
+        if (len(toks) > 3 and toks[-1].lower() in _STRANDED and toks[-2].isalpha() and toks[-2].islower()
                 and toks[-2].lower() not in STOPWORDS):
-            if _PARTICLE.fullmatch(toks[-1]) or toks[-3].lower() in DETERMINERS:
+            if toks[-1].lower() in _PARTICLES or toks[-3].lower() in DETERMINERS:
                 # a particle after its verb's object ("… narrow the help down?", "… turn the grid
                 # on?"): the object
                 toks = toks[:-1]
