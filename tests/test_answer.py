@@ -513,6 +513,11 @@ def test_a_modifier_no_retrieved_passage_writes_refuses_the_answer():
     assert unretrieved_kind("Which option adds the fourth frame?", passages, vocab) == []  # an ordinal
     assert unretrieved_kind("Are frames allowed when stacking Quill pages?", passages, vocab) == []  # a verb in -ing
     assert unretrieved_kind("Which option adds stacking marks?", passages, vocab | {"stack"}) == ["stacking"]
+    # the question's own "which" before a two-letter acronym: the word between modifies it; before a
+    # lower-case word it may be the subject of a participle ("which paper cited in …")
+    assert unretrieved_kind("Which crop QL does the layout option add?", passages, vocab) == ["crop"]
+    assert unretrieved_kind("Which crop marks does the layout option add?", passages, vocab) == []
+    assert unretrieved_kind("Can the option add a crop QL?", passages, vocab) == ["crop"]
     assert unretrieved_kind("Which option of the crop guide adds marks?", passages, vocab,
                             named=("the crop guide",)) == []  # a document's name
     ev = [_ev("c1", passages[0])]

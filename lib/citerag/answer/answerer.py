@@ -433,7 +433,9 @@ def modifying(question: str, absent: list[str]) -> list[str]:
     for w in absent:
         if w.lower() in _QUANTIFIERS:
             continue
-        m = re.search(rf"(?<![\w-]){re.escape(w)}\s+([A-Za-z][\w-]{{2,}})(?={_PHRASE_END})", question, re.I)
+        # the noun: a word of three letters or more, or a two-letter acronym ("which root CA does …")
+        m = re.search(rf"(?<![\w-]){re.escape(w)}\s+([A-Za-z][\w-]{{2,}}|(?-i:[A-Z]{{2}}))(?={_PHRASE_END})",
+                      question, re.I)
         nxt = m.group(1).lower() if m else ""
         if m and nxt not in STOPWORDS and not nxt.endswith("ing") and nxt not in _DESCRIBING:
             out.append(w)
@@ -477,13 +479,17 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
         prev = before[-1].lower().strip(",;:") if before else ""
         # after a determiner, a preposition or a verb in -s ("sets kerning pairs", "in reverse order")
         verb_s = ends_in_s(prev)
-        if prev in _SUBJECTS or not (not prev or prev in STOPWORDS or prev in function_words() or verb_s):
+        nxt = re.match(r"\s+([A-Za-z][\w-]*)", question[m.end():])
+        # … but the question's own "which"/"what" is a determiner before a noun that is no verb, an
+        # acronym ("Which root CA does …"; "which paper cited in X" may be a participle)
+        relative = prev in _SUBJECTS and not (len(before) == 1 and prev in ("which", "what") and nxt
+                                              and re.fullmatch(r"[A-Z]{2,6}", nxt.group(1)))
+        if relative or not (not prev or prev in STOPWORDS or prev in function_words() or verb_s):
             continue
         # an -ing form after a preposition or a conjunction is a verb ("when implementing X"); after
         # an article or a verb it names a kind ("sets kerning pairs")
         if w.endswith("ing") and not (verb_s or prev in DETERMINERS):
             continue
-        nxt = re.match(r"\s+([A-Za-z][\w-]*)", question[m.end():])
         if nxt and nxt.group(1).lower() not in function_words() and modifying(question, [w]):
             out.append(w)
     # a word typing the asked thing ("email" of "email address") is written by showing one (read
