@@ -1447,6 +1447,14 @@ def test_the_object_a_setting_question_asks_about_is_read_from_the_question():
     # a command is asked for by what it does too, and a relative "whose …" ends the object
     assert set(setting_object("Which command prints the answer sheets on A3 paper?")) == {"answer", "sheet"}
     assert setting_object("Which command marks a question whose answer is not graded?") == ("question",)
+    # the object's head noun: its last lower-case word, before an "of" phrase or a possessive
+    from citerag.answer.asked import setting_head
+
+    assert setting_head("Which Tool command sets the arrow colour?") == "colour"
+    assert setting_head("Which command sets the seed of Tool's random number generator?") == "seed"
+    assert setting_head("Which option of Tool's open command sets an HTTP proxy for wget?") == "proxy"
+    assert setting_head("Which option sets whether overlapping objects mix?") == ""  # a clause, no noun
+    assert setting_head("What does the margin option set?") == ""
 
 
 @pytest.mark.parametrize("corpus, question, needs", [
@@ -1467,6 +1475,8 @@ def test_a_setting_question_whose_answer_says_what_it_does_is_answered(agents, c
     ("tech-manuals", "Which ReportLab chart property draws rounded bar corners?"),
     # the old answer was the command seeding the shuffle of the questions
     ("tech-manuals", "Which AMC command sets the random seed of the QR codes?"),
+    # the head noun: the answer named the command for the arrow size (answered above)
+    ("tech-manuals", "Which Gri command sets the arrow colour?"),
 ])
 def test_a_setting_question_answered_with_settings_for_something_else_is_refused(agents, corpus, question):
     """The old answer listed a chart's or a standard's parameters, none of them for what was asked

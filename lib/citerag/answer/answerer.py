@@ -26,6 +26,7 @@ from citerag.answer.asked import (
     letter_written,
     phrase_stated,
     place_numbers,
+    setting_head,
     setting_words,
     split_parts,
     typing_words,
@@ -546,8 +547,10 @@ def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
     """The rarest word (by corpus idf) of what a "which option/property/command … sets <object>?"
     question asks the setting to do, then of the phrase qualifying it ("… in double precision"),
     when the answer never says it: an answer listing a command's options, none of them for that
-    object, names no setting for it ("" when both are said, or not such a question). The tie-break
-    on the word keeps the choice independent of set order."""
+    object, names no setting for it ("" when both are said, or not such a question). The object's
+    head noun must be said too, however common: an answer naming the setting for the arrow size
+    does not answer "which command sets the arrow colour?" (seen pools: manuals +7 −2, NIST
+    identical). The tie-break on the word keeps the choice independent of set order."""
     said: set[str] | None = None
     for words in setting_words(question):
         # the object, then the phrase qualifying it ("… writes the values in double precision")
@@ -557,6 +560,10 @@ def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
         said = token_set(split_camel(answer_text)) if said is None else said
         if rare not in said:
             return rare
+    # … and the object's head noun, however common ("sets the arrow *colour*")
+    head = setting_head(question)
+    if head and head not in (said if said is not None else token_set(split_camel(answer_text))):
+        return head
     return ""
 
 

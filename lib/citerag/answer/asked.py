@@ -738,6 +738,21 @@ def setting_words(question: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return _content(obj[: cut.start()]), qualifier
 
 
+def setting_head(question: str) -> str:
+    """The noun heading what a `setting_object` question asks the setting to do: the last
+    lower-case content word of the object before an "of" phrase or a possessive ("sets *the arrow
+    colour*" → colour, "sets the *seed* of X's generator" → seed); "" for any other question.
+    English puts the head last: a setting for arrows that sets their size is not the one asked."""
+    obj = _setting_phrase(question)
+    if not obj or obj.split()[0].lower() in _COMPLEMENTIZERS:
+        return ""
+    cut = _OBJECT_END.search(obj)
+    phrase = re.split(r"\s(?:of)\s|'s\s", obj[: cut.start()] if cut else obj)[0]
+    words = [t for t in tokenize(" ".join(w for w in phrase.split() if w.islower())) if t not in STOPWORDS
+             and not t.isdigit()]
+    return words[-1] if words else ""
+
+
 def _setting_phrase(question: str) -> str:
     """What a one-part "which option/property … <verb>s …?" question asks the setting to do,
     spaced at both ends (" the values in double precision "); "" for any other question."""
