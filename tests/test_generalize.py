@@ -1524,6 +1524,9 @@ def test_word_runs_are_the_question_words_outside_quotes_longest_first():
     # unquoted titles of reference entries (the entry sat under the references list's penalty)
     ("default", "Who wrote Efficient encryption from random quasi-cyclic codes?", "Aguilar-Melchor"),
     ("default", "Who wrote Breaking SIDH in Polynomial Time?", "Robert D"),
+    # "introduced" is stated by the entry whose title names the construction
+    ("default", "Which paper introduced Fiat-Shamir with aborts, according to FIPS 204's references?",
+     "Lyubashevsky"),
 ])
 def test_a_cited_title_asked_about_without_quotes_is_answered_from_its_entry(agents, corpus, question, needs):
     """Who wrote a work is what its reference entry states, without the verb."""
@@ -1538,6 +1541,8 @@ def test_a_reference_entry_states_authorship_only_when_the_answer_opens_with_it(
     assert not action_stated("wrote", "", f"Widgets are broken in linear time [25]. [c2]\n{entry}")
     assert not action_stated("chaired", "", entry)
     assert asked_heads("At which conference did it appear?")[0].type == "citation"
+    # the work whose entry names a thing introduced it ("which paper introduced Breaking Widgets?")
+    assert action_stated("introduced", "", entry) and action_stated("proposed", "", entry)
 
 
 @pytest.mark.parametrize("corpus, question, needs", [

@@ -264,8 +264,9 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
 # A reference-list entry: a bracketed label, then authors and a year in parentheses.
 REFERENCE_ENTRY = re.compile(r"^(?:[-*•]\s+)?\[[\w.+-]{1,12}\]\s+[^|]*\(\d{4}[a-z]?\)")
 # The events a reference-list entry states by its form: its authors wrote, its venue published, and
-# the document listing it cites the work (see `action_stated`).
-_BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite".split())
+# the document listing it cites the work (see `action_stated`); and the work whose title names a
+# thing introduced or proposed it ("which paper introduced X" → "[10] Name A (2009) X: …").
+_BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite introduce propose".split())
 # Answer types a text states by their form ("x@y.org", "https://…"), seldom with the words a
 # question asks for them with ("to which e-mail address …").
 STATED_BY_FORM = frozenset(("email", "address"))
