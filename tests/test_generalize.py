@@ -2219,12 +2219,19 @@ def test_a_name_written_as_code_is_a_focus_term():
 
     found = focus_terms("Which web browsers ignore ReportLab's setHorizScale in LaTeX?", (), ())
     assert "setHorizScale" in found and "LaTeX" not in found and "ReportLab" not in found
+    # a command-line option written with its dashes is one name too; a hyphenated word is not
+    assert focus_terms("Can it parse long options like --verbose?", (), ()) == ("--verbose",)
+    assert focus_terms("What does the -superuser option do?", (), ()) == ("-superuser",)
+    assert focus_terms("How is x-y data read?", (), ()) == ()
 
 
 def test_a_question_about_a_named_method_no_cited_text_writes_is_refused(agents):
     refused_noting(agents, "tech-manuals", "Which web browsers ignore ReportLab's setHorizScale?",
                    "never states: setHorizScale")
     answered(agents, "tech-manuals", "What does ReportLab's setDash do?", "dots or dashes")
+    # an option no cited passage writes ("--verbose"), though the corpus knows "verbose" elsewhere
+    refused_noting(agents, "tech-manuals", "Can command-line arguments parse long options like --verbose in Gri?",
+                   "never states: --verbose")
 
 
 @pytest.mark.parametrize("corpus, first, follow_up, wanted", [
@@ -2233,6 +2240,9 @@ def test_a_question_about_a_named_method_no_cited_text_writes_is_refused(agents)
     # a particle after the verb's object: the object ("it" had become "down", "off")
     ("tech-manuals", "How can I narrow the help down in Gri?", "and what does it list?", "help"),
     ("default", "How do I turn the hedged variant off?", "and what does it protect against?", "hedged variant"),
+    # two verbs at the end: the thing is their subject ("it" had become "produce")
+    ("default", "What does the function J take and produce in FIPS 203?", "and how is it instantiated?", "J"),
+    ("tech-manuals", "What does Gri's rpn operator argv take and return?", "and what if it is out of range?", "argv"),
 ])
 def test_it_after_a_question_ending_on_a_stranded_preposition_is_its_subject(agents, corpus, first, follow_up,
                                                                             wanted):

@@ -952,8 +952,9 @@ def _bare(part: str) -> bool:
 
 
 def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple[str, ...]) -> tuple[str, ...]:
-    """Numbers and years, quoted strings, numbered and sigil-wrapped identifiers the question names, except
-    those that only name a document (a document mention says where to look, not what)."""
+    """Numbers and years, quoted strings, numbered and sigil-wrapped identifiers, code names and
+    command-line options the question names, except those that only name a document (a document
+    mention says where to look, not what)."""
     named = " ".join(doc_mentions).lower()
     found: list[str] = quoted_phrases(question)
     found += [i for i in identifiers if NUMBERED_VARIANT.fullmatch(i) or WRAPPED_NAME.fullmatch(i)]
@@ -962,7 +963,13 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     covered = " ".join(found).lower()
     found += [n for n in proper_names(question) if n.lower() not in covered]
     found += [n for n in CAMEL_NAME.findall(question) if n[0].islower() and n.lower() not in covered]
+    found += [n for n in _OPTION.findall(question) if n.lower() not in covered]
     return tuple(dict.fromkeys(f for f in found if f.lower() not in named))
+
+
+# A command-line option written with its dash or dashes ("--verbose", "-superuser"): a name the
+# cited evidence must write as such, as a code name is.
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*[A-Za-z0-9]")
 
 
 # A single letter naming a variant of a thing ("the z margin", "the x dimension"), as a variable's

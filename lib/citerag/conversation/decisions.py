@@ -132,6 +132,8 @@ def _ends_on_verb(body: str) -> bool:
     return not any(w in STOPWORDS for w in after[1:-1])
 
 
+# Two verbs joined at a question's end ("… take and produce")
+_VERB_PAIR = re.compile(r"\b([a-z]+)\s+(?:and|or)\s+[a-z]+$")
 # A particle a phrasal verb leaves after its object ("… narrow the help down?")
 _PARTICLES = frozenset("up down out off away back".split())
 # A word a question ends on whose object the question word stands for ("what is X used for?"), or a particle
@@ -462,6 +464,10 @@ class Decider:
                 if m.end() == len(body) and m.group(0).split()[0].lower() in LOCATOR_HEADS]
         if part:
             body = re.sub(r"\s+(?:in|of|from|at)\s*$", "", body[:part[0].start()].rstrip(), flags=re.I)
+        # coordinated verbs ("what does X take and produce"): the question ends on the first of them
+        pair = _VERB_PAIR.search(body)
+        if pair and _ends_on_verb(body[: pair.start(1)].rstrip() + " " + pair.group(1)):
+            body = body[: pair.end(1)]
         toks = body.split()
         if (len(toks) > 3 and toks[-1].lower() in _STRANDED and toks[-2].isalpha() and toks[-2].islower()
                 and toks[-2].lower() not in STOPWORDS):
