@@ -2267,3 +2267,25 @@ def test_a_value_is_not_shown_by_the_digits_of_a_citation_or_a_reference_mark():
     assert not head_stated(value, "", "It lowers the threshold [10, 4]. [c2]")
     assert head_stated(value, "", "The threshold is set to 0.5 at first. [c1]")
     assert head_stated(value, "", "Its default value is 'middle'. [c1]")  # a name the answer calls a value
+
+
+def test_a_number_is_of_the_kind_its_question_names():
+    """"Which patent numbers …" asks for numbers of patents: an answer showing some number (a
+    table's, an iteration count) from evidence that never speaks of patents does not answer. A
+    size or a length is left to its number: tables abbreviate what it is the size of."""
+    from citerag.answer.asked import Head, head_stated
+
+    patent = Head("numbers", "number", ("patent",))
+    assert not head_stated(patent, "Limit the number of iterations to Table 3.", "Limit iterations to Table 3. [c1]")
+    assert head_stated(patent, "It is covered by patent 7,123,456.", "It is covered by patent 7,123,456. [c1]")
+    size = Head("size", "number", ("signature",))
+    assert head_stated(size, "| sig | 7856 |", "| sig | 7856 | [c1]")
+
+
+@pytest.mark.parametrize("corpus, question", [
+    ("default", "Which patent numbers cover the algorithm in FIPS 204?"),
+    ("tech-manuals", "Which port number does Gri's open command use for a URL?"),
+])
+def test_a_number_of_a_kind_no_cited_passage_names_is_refused(agents, corpus, question):
+    r = ask(agents, corpus, question).answer
+    assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]

@@ -829,8 +829,13 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         # naming whose number it is ("which RFC number", "the ABC key length") as the answer writes
         # it: a number of something else does not answer
         plain = strip_citations(answer_text)
+        # … and the lower-case word naming the kind of a "number" ("which *patent* numbers …"), as the
+        # cited evidence writes it (a size or a length is read from tables that abbreviate its kind)
+        counted = stem(head.word.lower()) == "number"
+        kinds = [m for m in head.modifiers if m.isalpha() and m.islower()] if counted else []
         return bool(CUES["number"].search(plain)) and all(
-            re.search(rf"\b{re.escape(m)}\b", plain) for m in head.modifiers if _ACRONYM.fullmatch(m))
+            re.search(rf"\b{re.escape(m)}\b", plain) for m in head.modifiers if _ACRONYM.fullmatch(m)) and (
+            not kinds or all(_names_word(m, token_set(split_camel(evidence_text))) for m in kinds))
     if head.type == "number" and head.word.lower() == "value":
         # "what is the X value …" asks for one value: a number, or a name the answer calls a value;
         # not the digits of a citation ("[c1]") or a reference mark ("[6]"). ("Which values …" may
