@@ -518,6 +518,12 @@ def test_a_modifier_no_retrieved_passage_writes_refuses_the_answer():
     assert unretrieved_kind("Which crop QL does the layout option add?", passages, vocab) == ["crop"]
     assert unretrieved_kind("Which crop marks does the layout option add?", passages, vocab) == []
     assert unretrieved_kind("Can the option add a crop QL?", passages, vocab) == ["crop"]
+    # a compound adjective before a compound noun ("a big-endian bit string"); a noun in -ing is a noun
+    assert unretrieved_kind("Which option adds big-endian page marks?", passages, vocab | {"big-endian"}) == [
+        "big-endian"]
+    assert unretrieved_kind("Which option adds a worst-case running frame?", passages,
+                            vocab | {"worst-case"}) == ["worst-case"]
+    assert unretrieved_kind("Which option adds a crop string?", passages, vocab) == ["crop"]
     assert unretrieved_kind("Which option of the crop guide adds marks?", passages, vocab,
                             named=("the crop guide",)) == []  # a document's name
     ev = [_ev("c1", passages[0])]

@@ -413,6 +413,8 @@ def _extractive(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], par
                  vocab)
 
 
+# A lower-case compound adjective ("big-endian", "worst-case"): a kind as a single word is
+_HYPHENATED = re.compile(r"[a-z]+(?:-[a-z]+)+")
 # Closed-class words that come before a noun without naming a kind of it ("how many bytes").
 _QUANTIFIERS = frozenset("many much few fewer several more most less least other another each every some any "
                          "all both either neither enough such".split())
@@ -421,6 +423,11 @@ _QUANTIFIERS = frozenset("many much few fewer several more most less least other
 # which/what phrase ("which port number *does* X use").
 _PHRASE_END = (r"\s*(?:[?.!,;:]|$|(?:[a-z]+(?:ed|en)\s+)?(?:in|on|for|with|of|to|from|by|at|into|under|over)\b"
                rf"|(?:{AUXILIARY_ALTERNATION})\b)")
+
+
+def _ing_form(word: str) -> bool:
+    """A verb's -ing form ("running", "padding"), not a noun that ends so ("string", "thing")."""
+    return word.endswith("ing") and re.search(r"[aeiouy]", word[:-3]) is not None
 
 
 def modifying(question: str, absent: list[str]) -> list[str]:
@@ -435,10 +442,15 @@ def modifying(question: str, absent: list[str]) -> list[str]:
         if w.lower() in _QUANTIFIERS:
             continue
         # the noun: a word of three letters or more, or a two-letter acronym ("which root CA does …")
-        m = re.search(rf"(?<![\w-]){re.escape(w)}\s+([A-Za-z][\w-]{{2,}}|(?-i:[A-Z]{{2}}))(?={_PHRASE_END})",
-                      question, re.I)
+        # … or, after a compound adjective, a compound noun's first noun ("a big-endian *bit* string",
+        # "the worst-case *running* time")
+        compound = r"(?:\s+([a-z][\w-]{2,}))?" if _HYPHENATED.fullmatch(w.lower()) else "()"
+        m = re.search(rf"(?<![\w-]){re.escape(w)}\s+([A-Za-z][\w-]{{2,}}|(?-i:[A-Z]{{2}})){compound}"
+                      rf"(?={_PHRASE_END})", question, re.I)
         nxt = m.group(1).lower() if m else ""
-        if m and nxt not in STOPWORDS and not nxt.endswith("ing") and nxt not in _DESCRIBING:
+        second = (m.group(2) or "").lower() if m else ""
+        if (m and nxt not in STOPWORDS and nxt not in _DESCRIBING and second not in STOPWORDS
+                and (not _ing_form(nxt) or second) and not _ing_form(second)):
             out.append(w)
     return out
 
@@ -471,10 +483,13 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
     out = []
     for m in _WORD.finditer(question):
         w = m.group(0)
-        if not (w.isalpha() and w.islower() and len(w) >= 3) or w in STOPWORDS or w in QUESTION_FRAME:
+        if (not ((w.isalpha() or _HYPHENATED.fullmatch(w)) and w.islower() and len(w) >= 3) or w in STOPWORDS
+                or w in QUESTION_FRAME):
             continue
+        known = (written_compound(w, written, evidence_texts) if _HYPHENATED.fullmatch(w)
+                 else _in_corpus(w, written))
         if (w in _DESCRIBING or w in IRREGULAR or w in names or re.search(r"(?<![su])s$|ly$", w)
-                or _in_corpus(w, written) or _comparative(w, vocab) or w in function_words()):
+                or known or _comparative(w, vocab) or w in function_words()):
             continue  # (the function-word list loads only for a word no passage writes)
         before = question[: m.start()].split()
         prev = before[-1].lower().strip(",;:") if before else ""
