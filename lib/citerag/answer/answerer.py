@@ -413,7 +413,7 @@ def _extractive(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], par
                  vocab)
 
 
-# A lower-case compound adjective ("big-endian", "worst-case"): a kind as a single word is
+# A lower-case compound adjective written as one hyphenated word ("big-endian", "worst-case")
 _HYPHENATED = re.compile(r"[a-z]+(?:-[a-z]+)+")
 # Closed-class words that come before a noun without naming a kind of it ("how many bytes").
 _QUANTIFIERS = frozenset("many much few fewer several more most less least other another each every some any "
@@ -444,6 +444,7 @@ def modifying(question: str, absent: list[str]) -> list[str]:
         # the noun: a word of three letters or more, or a two-letter acronym ("which root CA does …")
         # … or, after a compound adjective, a compound noun's first noun ("a big-endian *bit* string",
         # "the worst-case *running* time")
+        # (an empty group stands for the second noun other modifiers never take)
         compound = r"(?:\s+([a-z][\w-]{2,}))?" if _HYPHENATED.fullmatch(w.lower()) else "()"
         m = re.search(rf"(?<![\w-]){re.escape(w)}\s+([A-Za-z][\w-]{{2,}}|(?-i:[A-Z]{{2}})){compound}"
                       rf"(?={_PHRASE_END})", question, re.I)
@@ -566,20 +567,19 @@ def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
     head noun must be said too, however common: an answer naming the setting for the arrow size
     does not answer "which command sets the arrow colour?" (seen pools: manuals +7 −2, NIST
     identical). The tie-break on the word keeps the choice independent of set order."""
-    said: set[str] | None = None
-    for words in setting_words(question):
+    object_words, qualifier = setting_words(question)
+    if not object_words and not qualifier:
+        return ""
+    said = token_set(split_camel(answer_text))
+    for words in (object_words, qualifier):
         # the object, then the phrase qualifying it ("… writes the values in double precision")
-        if not words:
-            continue
-        rare = max(words, key=lambda w: (score.weights.get(w, 0.0), w))
-        said = token_set(split_camel(answer_text)) if said is None else said
-        if rare not in said:
-            return rare
+        if words:
+            rare = max(words, key=lambda w: (score.weights.get(w, 0.0), w))
+            if rare not in said:
+                return rare
     # … and the object's head noun, however common ("sets the arrow *colour*")
     head = setting_head(question)
-    if head and head not in (said if said is not None else token_set(split_camel(answer_text))):
-        return head
-    return ""
+    return head if head and head not in said else ""
 
 
 def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict,

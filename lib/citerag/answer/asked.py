@@ -38,6 +38,7 @@ from citerag.answer.citations import strip_citations
 from citerag.text.inflect import IRREGULAR, bases, says_word, spellings, split_camel
 from citerag.text.patterns import (
     CAMEL_NAME,
+    COMMAND_OPTION,
     LOCATOR_HEADS,
     LOCATOR_PLURALS,
     LOCATOR_QUESTION,
@@ -748,7 +749,7 @@ def setting_head(question: str) -> str:
     if not obj or obj.split()[0].lower() in _COMPLEMENTIZERS:
         return ""
     cut = _OBJECT_END.search(obj)
-    phrase = re.split(r"\s(?:of)\s|'s\s", obj[: cut.start()] if cut else obj)[0]
+    phrase = re.split(r"\sof\s|'s\s", obj[: cut.start()] if cut else obj)[0]
     words = [t for t in tokenize(" ".join(w for w in phrase.split() if w.islower())) if t not in STOPWORDS
              and not t.isdigit()]
     return words[-1] if words else ""
@@ -968,13 +969,9 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     covered = " ".join(found).lower()
     found += [n for n in proper_names(question) if n.lower() not in covered]
     found += [n for n in CAMEL_NAME.findall(question) if n[0].islower() and n.lower() not in covered]
-    found += [n for n in _OPTION.findall(question) if n.lower() not in covered]
+    # a command-line option written with its dash or dashes, as the cited evidence must write it
+    found += [n for n in COMMAND_OPTION.findall(question) if n.lower() not in covered]
     return tuple(dict.fromkeys(f for f in found if f.lower() not in named))
-
-
-# A command-line option written with its dash or dashes ("--verbose", "-superuser"): a name the
-# cited evidence must write as such, as a code name is.
-_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*[A-Za-z0-9]")
 
 
 # A single letter naming a variant of a thing ("the z margin", "the x dimension"), as a variable's

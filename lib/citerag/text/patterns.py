@@ -110,13 +110,20 @@ def named_by_kind(text: str) -> list[str]:
 WRAPPED_NAME = re.compile(r"(?<![\w.%])(?:(\.\.|__|%)[A-Za-z][\w-]*[A-Za-z0-9]\1(?![\w%])"
                           r"|%(?:\([A-Za-z]\w*\)|[A-Za-z])(?![\w%(]))")
 
+# A command-line option's name after its dashes ("ceiling", "upper-bound", "no_cmd_in_ps").
+_OPTION_NAME = r"[A-Za-z][\w-]*[A-Za-z0-9]"
+# A command-line option written with one dash or two ("--verbose", "-superuser"); not a hyphenated
+# word ("x-y") nor a negative number.
+COMMAND_OPTION = re.compile(rf"(?<![\w-])--?{_OPTION_NAME}")
+
 # Technical identifiers: contain a digit, a hyphen/dot/underscore between letters (snake_case
-# names such as `sign_internal`), are all-caps acronyms, or command-line options.
+# names such as `sign_internal`), are all-caps acronyms, or command-line options with two dashes
+# (`COMMAND_OPTION`, which the focus check uses, takes one dash too).
 IDENTIFIER = re.compile(
     WRAPPED_NAME.pattern
     + r"|\b(?:[A-Za-z]+[-.][A-Za-z0-9]+(?:[-._][A-Za-z0-9]+)*|[A-Za-z]+_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*"
     r"|[A-Za-z]+\d+[A-Za-z0-9]*|\d+-\d+|[A-Z]{2,}[a-z]?)\b"
-    r"|(?<![\w-])--[A-Za-z][\w-]*[A-Za-z0-9]"  # a command-line option: "--ceiling", "--upper-bound"
+    rf"|(?<![\w-])--{_OPTION_NAME}"  # a command-line option: "--ceiling", "--upper-bound"
 )
 
 
