@@ -487,10 +487,10 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
         if (not ((w.isalpha() or _HYPHENATED.fullmatch(w)) and w.islower() and len(w) >= 3) or w in STOPWORDS
                 or w in QUESTION_FRAME):
             continue
-        known = (written_compound(w, written, evidence_texts) if _HYPHENATED.fullmatch(w)
-                 else _in_corpus(w, written))
         if (w in _DESCRIBING or w in IRREGULAR or w in names or re.search(r"(?<![su])s$|ly$", w)
-                or known or _comparative(w, vocab) or w in function_words()):
+                or (written_compound(w, written, evidence_texts) if _HYPHENATED.fullmatch(w)
+                    else _in_corpus(w, written))  # a compound is known only whole
+                or _comparative(w, vocab) or w in function_words()):
             continue  # (the function-word list loads only for a word no passage writes)
         before = question[: m.start()].split()
         prev = before[-1].lower().strip(",;:") if before else ""

@@ -755,9 +755,11 @@ def setting_head(question: str) -> str:
     return words[-1] if words else ""
 
 
+@lru_cache(maxsize=1024)
 def _setting_phrase(question: str) -> str:
     """What a one-part "which option/property … <verb>s …?" question asks the setting to do,
-    spaced at both ends (" the values in double precision "); "" for any other question."""
+    spaced at both ends (" the values in double precision "); "" for any other question. (Cached:
+    the answer gate reads it twice per answer, through `setting_words` and `setting_head`.)"""
     m = _SETTING_ASKED.match(question.strip())  # first: most questions stop here, before the split
     if not m or m.group(1).lower() in STOPWORDS or m.group(1).lower() in AUXILIARIES:
         return ""

@@ -466,7 +466,7 @@ class Decider:
             body = re.sub(r"\s+(?:in|of|from|at)\s*$", "", body[:part[0].start()].rstrip(), flags=re.I)
         # coordinated verbs ("what does X take and produce"): the question ends on the first of them
         pair = _VERB_PAIR.search(body)
-        if pair and _ends_on_verb(body[: pair.start(1)].rstrip() + " " + pair.group(1)):
+        if pair and _ends_on_verb(body[: pair.end(1)]):
             body = body[: pair.end(1)]
         toks = body.split()
         if (len(toks) > 3 and toks[-1].lower() in _STRANDED and toks[-2].isalpha() and toks[-2].islower()
