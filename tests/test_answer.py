@@ -1129,6 +1129,36 @@ def test_a_definition_of_a_neighbouring_term_does_not_define_the_term_asked():
                                "The least integer not below the real number x, called the ceiling of x.")
 
 
+
+def test_what_a_document_defines_as_a_term_is_that_terms_own_entry():
+    """"What does DOC 3 define as a private channel?" was answered with the "public channel: …"
+    entry, and "… define as an initialization vector?" with the "keying material: …" entry whose
+    definition mentions initialization vectors: "define as" names the term asked, and a glossary
+    entry defines only its own term. A term the PDF's text splits around the colon
+    ("extendable-output: A function … any function desired length"), or a symbol's entry, still
+    defines what it says."""
+    from citerag.answer.asked import defined_term, unstated_defined_term
+
+    assert defined_term("What does DOC 3 define as a private channel?") == ("private", "channel")
+    assert defined_term("What does DOC 3's glossary define as an initialization vector?") == (
+        "initialization", "vector")
+    public = "public channel: A communication channel between two parties, observed by third parties."
+    keying = ("keying material: A bit string whose segments can serve as secret keys, secret initialization "
+              "vectors, and other secret parameters.")
+    assert unstated_defined_term("What does DOC 3 define as a private channel?", [public]) == "private channel"
+    assert unstated_defined_term("What does DOC 3's glossary define as an initialization vector?",
+                                 [public, keying]) == "initialization vector"
+    assert not unstated_defined_term("What does DOC 3 define as a public channel?", [keying, public])
+    q = "How does the glossary define an extendable-output function?"
+    assert not unstated_defined_term(q, ["extendable-output: A function on bit strings in which the output can "
+                                         "be extended to any function desired length."])
+    assert not unstated_defined_term("How does the standard define the ceiling of a number?",
+                                     ["⌈x⌉: The least integer not below the real number x, called the ceiling of x."])
+    assert unstated_defined_term("How does the standard define the ceiling of a number?",
+                                 ["floor: The largest integer not above the real number x, unlike the ceiling "
+                                  "of a number."]) == "ceiling number"
+
+
 def test_code_in_braces_is_quoted_exactly():
     """"What does {calc 3 2 <} test?" was answered from "{calc 3 2 >=}": an expression in braces
     with a space in it is quoted code, braces and all, so only the passage writing that expression

@@ -198,6 +198,23 @@ def test_missing_focus_refused_with_its_reason(agents, corpus, question, focus):
     assert any(focus in n for n in r.answer.notes)
 
 
+@pytest.mark.parametrize("question,term", [
+    ("What does FIPS 203 define as a private channel?", "private channel"),
+    ("What does FIPS 204's glossary define as an initialization vector?", "initialization vector"),
+])
+def test_a_term_no_entry_defines_is_refused(agents, question, term):
+    """The glossaries define a public channel, and keying material as a string that may serve as
+    initialization vectors: neither entry defines the term asked."""
+    r = ask(agents, "default", question)
+    assert r.answer.refused and r.refusal_reason == "focus_not_stated", r.answer.answer
+    assert any(term in n for n in r.answer.notes), r.answer.notes
+
+
+def test_a_term_its_own_entry_defines_is_answered(agents):
+    r = ask(agents, "default", "What does FIPS 203 define as a public channel?")
+    assert not r.answer.refused and "communication channel between two parties" in r.answer.answer, r.answer.notes
+
+
 def test_a_name_the_top_passage_misses_is_answered_from_the_evidence_that_states_it(agents):
     """The best passage speaks of floating-point arithmetic in general and never names Decompress;
     the unit that does is lower. Without the redraft this is refused as focus_not_stated."""

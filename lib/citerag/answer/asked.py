@@ -866,9 +866,11 @@ def _names_word(word: str, words: frozenset[str]) -> bool:
     return any(token_set(v) & words for v in spellings(word.lower()))
 
 
-# "How does X define Y?", "How is Y defined?", "What is the definition of Y?": Y is the term defined,
+# "How does X define Y?", "How is Y defined?", "What is the definition of Y?", "What does X define as
+# Y?": Y is the term defined,
 # up to a scope ("according to …", "in DOC 1", "in the glossary"), a comma or a second part.
-_DEFINED = re.compile(r"\b(?:how\s+(?:does|do|did)\s+.+?\s+define|what\s+is\s+the\s+definition\s+of|how\s+(?:is|are))"
+_DEFINED = re.compile(r"\b(?:how\s+(?:does|do|did)\s+.+?\s+define|what\s+is\s+the\s+definition\s+of|how\s+(?:is|are)"
+                      r"|what\s+(?:does|do|did)\s+.+?\s+define\s+as)"
                       r"\s+((?:an?\s+|the\s+)?.+?)(?:\s+defined)?(?=\?|,|\s+and\s|\s+according\b"
                       r"|\s+in\s+(?:the\s+)?(?:[A-Z]|glossary)|$)", re.I)
 
@@ -906,7 +908,23 @@ def unstated_defined_term(question: str, sentences: list[str]) -> str:
     if span is None:
         return ""
     term = question[span[0]:span[1]]
-    return "" if any(_states_term(term, s) for s in sentences) else " ".join(_content_words(term))
+    return ("" if any(_states_term(term, s) and not _other_entry(term, s) for s in sentences)
+            else " ".join(_content_words(term)))
+
+
+# A glossary entry: a short term, a colon, its definition ("keying material: A bit string …").
+_ENTRY = re.compile(r"^\s*([^:.;]{1,60}?)\s*:\s+\S")
+
+
+def _other_entry(term: str, sentence: str) -> bool:
+    """Is the sentence a glossary entry of another term? An entry defines its own term, and the
+    asked term written inside its definition ("keying material: … secret initialization vectors
+    …") is not defined by it. The PDF's text may split an entry's term around the colon
+    ("eXtendable-Output: Function (XOF) A function …"), so an entry whose term shares a word
+    with the asked one may still be its entry; a symbol's entry ("⌈x⌉: …") names no word."""
+    m = _ENTRY.match(sentence)
+    head = [w for w in _content_words(m.group(1)) if len(w) > 2] if m else []
+    return bool(head) and not set(head) & set(_content_words(term))
 
 
 def _states_term(term: str, sentence: str) -> bool:
