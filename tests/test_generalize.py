@@ -1472,6 +1472,10 @@ def test_the_object_a_setting_question_asks_about_is_read_from_the_question():
     assert setting_head("Which option of Tool's open command sets an HTTP proxy for wget?") == "proxy"
     assert setting_head("Which option sets whether overlapping objects mix?") == ""  # a clause, no noun
     assert setting_head("What does the margin option set?") == ""
+    # a word in -ing after an article is the object's noun ("the kerning", "the padding"), not a
+    # participle ending it ("the text telling students …")
+    assert set(setting_object("Which Tool command sets the kerning between two characters?")) >= {"kerning"}
+    assert setting_head("Which option sets the padding of a cell?") == "padding"
 
 
 @pytest.mark.parametrize("corpus, question, needs", [
@@ -1494,6 +1498,8 @@ def test_a_setting_question_whose_answer_says_what_it_does_is_answered(agents, c
     ("tech-manuals", "Which AMC command sets the random seed of the QR codes?"),
     # the head noun: the answer named the command for the arrow size (answered above)
     ("tech-manuals", "Which Gri command sets the arrow colour?"),
+    # an object in -ing: the old answer quoted a command on a file's first character
+    ("tech-manuals", "Which Gri command sets the kerning between two characters?"),
 ])
 def test_a_setting_question_answered_with_settings_for_something_else_is_refused(agents, corpus, question):
     """The old answer listed a chart's or a standard's parameters, none of them for what was asked

@@ -695,7 +695,9 @@ _SETTING_ASKED = re.compile(
     r"(?:option|property|attribute|flag|parameter|argument|setting|keyword|command)s?\b"
     r"(?:\s+(?:of|in|for)(?:\s+\S+){1,4}?)?\s+(?<!\bthe\s)(?<!\ba\s)(?<!\ban\s)([a-z]+s)(?<!ss)\s+(.+?)\s*\??$", re.I)
 _OBJECT_END = re.compile(r"\s(?:for|in|on|at|with|when|if|to|that|which|who|whose|whom|where|so|into|along|across|"
-                         r"around|through|onto|over)\s|\s\w+ing\b", re.I)
+                         r"around|through|onto|over)\s"
+                         # an -ing form ends it, unless an article makes it the noun ("the kerning")
+                         r"|(?<!\bthe)(?<!\ban)(?<!\ba)(?<!\bits)(?<!\btheir)\s\w+ing\b", re.I)
 # The phrase qualifying the object ("writes the values *in double precision*") runs from one of these
 # to the next end.
 _QUALIFIER = re.compile(r"\s(?:in|on(?!\s+(?:or|and)\s+off\b)|with|to|into|along|across|around|through|onto|over)\s",
