@@ -217,7 +217,10 @@ def test_router(decider, user, history, route):
     # a one-word swap leaves a closing document scope alone ("… according to IR 8547": not "IR
     # disallowed"), and the question's frame verb ("mean")
     ("and disallowed?", "What does deprecated mean according to IR 8547?", "",
-     ["What does disallowed mean according to IR 8547"]),
+     ["What does disallowed mean according to IR 8547"]),    # "the term" naming no term is the one the previous question asked about
+    ("who coined the term?", "What does little-endian mean in FIPS 204?", "", ["who coined the term little-endian"]),
+    ("and can the term be applied to bit strings too?", "What does little-endian mean in FIPS 204?", "",
+     ["can the term little-endian be applied to bit strings"]),
 ])
 def test_rewriter_carries_the_entities(decider, user, prev, answer, must):
     rw = decider.rewrite(user, [_turn(prev, answer=answer)])
@@ -247,6 +250,17 @@ def test_rewriter_carries_the_entities(decider, user, prev, answer, must):
 def test_rewriter_reads_the_answer_for_the_asked_thing(decider, user, prev, answer, query):
     rw = decider.rewrite(user, [_turn(prev, answer=answer)])
     assert rw.query == query, rw
+
+
+def test_the_term_a_follow_up_names_by_a_word_about_words_is_found_further_back(decider):
+    """"who coined the term?" is a follow-up, though it has no pronoun; two turns after the
+    definition question the term is read from the question that named it."""
+    history = [_turn("What does little-endian mean in FIPS 204?"),
+               _turn("Can the term little-endian also be applied to bit strings in FIPS 204?")]
+    assert decider.route("who coined the term?", history).route == "REWRITE_THEN_RETRIEVE"
+    assert "the term little-endian" in decider.rewrite("who coined the term?", history).query
+    # a term it names itself is left as it is, and a self-contained question routes alone
+    assert decider.route("Who coined the term big-endian?", history).route == "RETRIEVE"
 
 
 def test_dev_conversations_meet_the_targets_with_expected_routes(make_engine):

@@ -27,7 +27,7 @@ from citerag.answer.answerer import written_compound
 from citerag.answer.asked import PREPOSITION_ALTERNATION, asked_heads, defined_span, leading_scope, past_form
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
-from citerag.retrieval.query import QueryAnalysis, detect_mode
+from citerag.retrieval.query import QueryAnalysis, definition_subject, detect_mode
 from citerag.text.inflect import past_participle, split_camel
 from citerag.text.patterns import (
     LOCATOR_HEADS,
@@ -108,6 +108,38 @@ _WHAT_X_DOES = re.compile(r"^\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+)?(?:wh
                           r"has|have|had)\s+(?!(?:i|we|you|one)\b)", re.I)
 # Words that may open the subject after the auxiliary ("does *the* guide recommend")
 _SUBJECT_START = frozenset("the a an its their this that these those most many some each every all any both".split())
+
+
+# A noun about words ("the term", "the acronym") that names none after it: it is the word an
+# earlier question asked about ("who coined the term?" after "What does little-endian mean?").
+_METALINGUISTIC = re.compile(r"\bthe\s+(?:term|word|phrase|expression|acronym|abbreviation|notation)\b"
+                             rf"(?=\s*(?:[?.!,;:]|$)|\s+(?:{AUXILIARY_ALTERNATION}|{PREPOSITION_ALTERNATION}"
+                             r"|be|mean|means|meant|refers?|stands?|comes?|originate[sd]?)\b)",
+                             re.I)
+
+
+_WORD_NOUN = r"(?:term|word|phrase|expression|acronym|abbreviation|notation)"
+_NAMED_TERM = re.compile(rf"\bthe\s+{_WORD_NOUN}\s+(?:[\"“'‘]([^\"”'’]+)[\"”'’]|([\w-]+))", re.I)
+
+
+def _asked_term(question: str) -> str:
+    """The term a question asks about: the one it asks to define, its definition subject ("What
+    does little-endian mean?"), or the one it names after "the term"; "" for none."""
+    span = defined_span(question)
+    term = question[span[0]:span[1]] if span else definition_subject(question) or ""
+    if not term and not _METALINGUISTIC.search(question):
+        named = _NAMED_TERM.search(question)
+        word = (named.group(1) or named.group(2)) if named else ""
+        term = "" if re.fullmatch(rf"(?:{AUXILIARY_ALTERNATION}|be)", word, re.I) else word
+    return re.sub(rf"^(?:(?:the|an?)\s+)?(?:{_WORD_NOUN}\s+)?", "", term.strip(" ,;:"), flags=re.I)
+
+
+def _name_the_term(frag: str, earlier: list[str]) -> str:
+    """The follow-up with "the term" naming the term the latest earlier question asked about; as
+    it was when it has no such noun or no earlier question asked about a term."""
+    m = _METALINGUISTIC.search(frag)
+    term = next((t for t in map(_asked_term, reversed(earlier)) if t), "") if m else ""
+    return f"{frag[:m.end()]} {term}{frag[m.end():]}" if term else frag
 
 
 def _reduced_relative(toks: list[str], i: int) -> bool:
@@ -523,7 +555,8 @@ class Decider:
     def route(self, user: str, history: list[dict]) -> RouteDecision:
         frag = strip_connector(user)
         connector = frag != user.strip()
-        pronoun = bool(pronouns(frag)) or bool(_WHICH_ONE.search(frag)) or bool(locative_there(frag))
+        pronoun = (bool(pronouns(frag)) or bool(_WHICH_ONE.search(frag)) or bool(locative_there(frag))
+                   or bool(_METALINGUISTIC.search(frag)))
         ids = specific_identifiers(frag, self.know)
         answered = [t for t in history if t.get("route") != "ASK_CLARIFICATION"]
         bare_wh = bool(_BARE_WH.match(frag.rstrip(" ?!.")))
@@ -565,7 +598,8 @@ class Decider:
         prev = answered[-1]
         prev_q = (prev.get("rewritten_query") or prev["user"]).strip()
         f = self._focus_back(answered)
-        frag = strip_connector(user).rstrip(" ?")
+        frag = _name_the_term(strip_connector(user).rstrip(" ?"),
+                              [(t.get("rewritten_query") or t["user"]).strip() for t in answered])
         ids = specific_identifiers(frag, self.know)
         # "in the second example, which party …?": a question after the scope it opens with
         scope = leading_scope(frag)
