@@ -49,7 +49,7 @@ from citerag.answer.units import units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
 from citerag.text.inflect import ENDINGS, IRREGULAR, bases, hyphenations, spellings, split_camel
-from citerag.text.patterns import NUMBERED_VARIANT
+from citerag.text.patterns import ACRONYM, NUMBERED_VARIANT
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import (
     AUXILIARY_ALTERNATION,
@@ -274,7 +274,7 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
     text = raw.lower()
     places = place_numbers(qa.text)
     missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions)
-               if not term_stated(f, text, alone=f not in places)]
+               if not term_stated(f, text, alone=f not in places) and not expansion_written(f, raw)]
     missing += [f"{c} (a variant the evidence never names)" for c in letter_modifiers(qa.text)
                 if not letter_written(c, raw)]
     return missing + unstated_heads(qa.text, raw, answer_text, actions) + unsourced
@@ -286,6 +286,16 @@ def _of_named_docs(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Evidence
     if not qa.docs:
         return evidence
     return [e for e in evidence if e.doc_id in qa.docs] or evidence
+
+
+def expansion_written(acronym: str, text: str) -> bool:
+    """An acronym the text writes spelled out, as words in a row whose initials make it ("General
+    Public License" for GPL), in any case."""
+    if not ACRONYM.fullmatch(acronym):
+        return False
+    initials = [w[0].lower() for w in re.findall(r"[A-Za-z][\w-]*", text)]
+    want = list(acronym.lower())
+    return any(initials[i:i + len(want)] == want for i in range(len(initials) - len(want) + 1))
 
 
 def term_stated(term: str, text: str, alone: bool = True) -> bool:

@@ -37,6 +37,7 @@ from functools import lru_cache
 from citerag.answer.citations import strip_citations
 from citerag.text.inflect import IRREGULAR, bases, says_word, spellings, split_camel
 from citerag.text.patterns import (
+    ACRONYM,
     CAMEL_NAME,
     COMMAND_OPTION,
     LOCATOR_HEADS,
@@ -216,7 +217,6 @@ _YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)*(?:-\d+)*(?![\w-])")
 
 
 _WH = re.compile(r"\b(what|which|how many|how much)\s+", re.I)
-_ACRONYM = re.compile(r"[A-Z]{2,6}")
 # Prepositions the tokenizer keeps as words (they carry meaning in a search) that end a noun phrase
 # as "of" does, after its head: "which file ending *besides* .ttf", "which options *except* --x".
 _PREPOSITIONS = frozenset("besides beside except excluding including beyond without among across along around "
@@ -538,7 +538,7 @@ def asked_heads(question: str) -> tuple[Head, ...]:
         end = len(rest)  # where the phrase ended
         # a document named by its series and number before the noun modifies it ("which DOC 12
         # algorithm …"), as an acronym does
-        if (len(rest) > 2 and _ACRONYM.fullmatch(rest[0]) and re.fullmatch(r"\d[\w.-]*", rest[1])
+        if (len(rest) > 2 and ACRONYM.fullmatch(rest[0]) and re.fullmatch(r"\d[\w.-]*", rest[1])
                 and rest[2].isalpha() and rest[2].islower() and rest[2] not in AUXILIARIES
                 and rest[2] not in STOPWORDS):
             rest = rest[2:]
@@ -548,7 +548,7 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             if low in _ADVERBS and w == raw:
                 continue  # "what else does X take", "what exactly is the size of X": no noun of its own
             # an acronym opening the phrase before a lower-case noun modifies it ("which ABC vendors")
-            acronym_modifier = (i == 0 and w == raw and _ACRONYM.fullmatch(w) is not None and len(rest) > 1
+            acronym_modifier = (i == 0 and w == raw and ACRONYM.fullmatch(w) is not None and len(rest) > 1
                                 and rest[1].strip("?,.;:!").isalpha() and rest[1].strip("?,.;:!").islower()
                                 and rest[1].lower() not in AUXILIARIES and rest[1].lower() not in STOPWORDS)
             if not acronym_modifier and (
@@ -839,7 +839,7 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         counted = stem(head.word.lower()) == "number"
         kinds = [m for m in head.modifiers if m.isalpha() and m.islower()] if counted else []
         return bool(CUES["number"].search(plain)) and all(
-            re.search(rf"\b{re.escape(m)}\b", plain) for m in head.modifiers if _ACRONYM.fullmatch(m)) and (
+            re.search(rf"\b{re.escape(m)}\b", plain) for m in head.modifiers if ACRONYM.fullmatch(m)) and (
             not kinds or all(_names_word(m, token_set(split_camel(evidence_text))) for m in kinds))
     if head.type == "number" and head.word.lower() == "value":
         # "what is the X value …" asks for one value: a number, or a name the answer calls a value;
@@ -980,8 +980,8 @@ def _bare(part: str) -> bool:
 
 
 def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple[str, ...]) -> tuple[str, ...]:
-    """Numbers and years, quoted strings, numbered and sigil-wrapped identifiers, code names and
-    command-line options the question names, except those that only name a document (a document
+    """Numbers and years, quoted strings, numbered and sigil-wrapped identifiers, code names,
+    command-line options and acronyms the question names, except those that only name a document (a document
     mention says where to look, not what)."""
     named = " ".join(doc_mentions).lower()
     found: list[str] = quoted_phrases(question)
@@ -993,6 +993,9 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     found += [n for n in CAMEL_NAME.findall(question) if n[0].islower() and n.lower() not in covered]
     # a command-line option written with its dash or dashes, as the cited evidence must write it
     found += [n for n in COMMAND_OPTION.findall(question) if n.lower() not in covered]
+    # … and an acronym ("an FTP URL", "in the HSV color model", "on an HSM"): a passage on the
+    # topic that never names it (nor spells it out) is about another thing of the kind
+    found += [n for n in ACRONYM.findall(question) if n.lower() not in covered]
     return tuple(dict.fromkeys(f for f in found if f.lower() not in named))
 
 
