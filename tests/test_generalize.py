@@ -1530,6 +1530,27 @@ def test_a_setting_question_answered_with_settings_for_something_else_is_refused
     assert any("names no setting" in n for n in r.notes), r.notes
 
 
+@pytest.mark.parametrize("question, word", [
+    ("Can a ReportLab pie chart's slices pop out on hover?", "hover"),
+    ("Can Gri store arrays of strings?", "array"),
+])
+def test_a_capability_the_answer_never_names_is_refused(agents, question, word):
+    """The old answers said what the thing can do otherwise (slices that pop out, strings and
+    variables): a "can …" question's rarest word must be said."""
+    r = ask(agents, "tech-manuals", question).answer
+    assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]
+    assert any("no such capability" in n and word in n for n in r.notes), r.notes
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("tech-manuals", "Can ReportLab draw a pie chart with a popout slice?", "popout"),
+    # a closed-class adverb ("instead") is no capability's word
+    ("default", "Can the seed be stored instead of the ML-DSA private key?", "32-byte seed"),
+])
+def test_a_capability_the_answer_names_is_answered(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)
+
+
 def test_an_email_or_web_address_is_a_typed_thing_and_a_bare_address_is_not():
     from citerag.answer.asked import asked_heads, typing_words
 
