@@ -869,8 +869,8 @@ def _names_word(word: str, words: frozenset[str]) -> bool:
 
 
 # "How does X define Y?", "How is Y defined?", "What is the definition of Y?", "What does X define as
-# Y?": Y is the term defined,
-# up to a scope ("according to …", "in DOC 1", "in the glossary"), a comma or a second part.
+# Y?": Y is the term defined, up to a scope ("according to …", "in DOC 1", "in the glossary"), a
+# comma or a second part.
 _DEFINED = re.compile(r"\b(?:how\s+(?:does|do|did)\s+.+?\s+define|what\s+is\s+the\s+definition\s+of|how\s+(?:is|are)"
                       r"|what\s+(?:does|do|did)\s+.+?\s+define\s+as)"
                       r"\s+((?:an?\s+|the\s+)?.+?)(?:\s+defined)?(?=\?|,|\s+and\s|\s+according\b"
@@ -981,8 +981,8 @@ def _bare(part: str) -> bool:
 
 def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple[str, ...]) -> tuple[str, ...]:
     """Numbers and years, quoted strings, numbered and sigil-wrapped identifiers, code names,
-    command-line options and acronyms the question names, except those that only name a document (a document
-    mention says where to look, not what)."""
+    command-line options and acronyms the question names, except those that only name a document
+    (a document mention says where to look, not what)."""
     named = " ".join(doc_mentions).lower()
     found: list[str] = quoted_phrases(question)
     found += [i for i in identifiers if NUMBERED_VARIANT.fullmatch(i) or WRAPPED_NAME.fullmatch(i)]

@@ -110,15 +110,14 @@ _WHAT_X_DOES = re.compile(r"^\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+)?(?:wh
 _SUBJECT_START = frozenset("the a an its their this that these those most many some each every all any both".split())
 
 
-# A noun about words ("the term", "the acronym") that names none after it: it is the word an
+# A noun about words ("the term", "the acronym"). One that names none after it is the word an
 # earlier question asked about ("who coined the term?" after "What does little-endian mean?").
-_METALINGUISTIC = re.compile(r"\bthe\s+(?:term|word|phrase|expression|acronym|abbreviation|notation)\b"
+_WORD_NOUN = r"(?:term|word|phrase|expression|acronym|abbreviation|notation)"
+_METALINGUISTIC = re.compile(rf"\bthe\s+{_WORD_NOUN}\b"
                              rf"(?=\s*(?:[?.!,;:]|$)|\s+(?:{AUXILIARY_ALTERNATION}|{PREPOSITION_ALTERNATION}"
                              r"|be|mean|means|meant|refers?|stands?|comes?|originate[sd]?)\b)",
                              re.I)
-
-
-_WORD_NOUN = r"(?:term|word|phrase|expression|acronym|abbreviation|notation)"
+# … and one naming it ("the term little-endian", "the word “nonce”")
 _NAMED_TERM = re.compile(rf"\bthe\s+{_WORD_NOUN}\s+(?:[\"“'‘]([^\"”'’]+)[\"”'’]|([\w-]+))", re.I)
 
 

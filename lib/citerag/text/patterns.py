@@ -112,10 +112,10 @@ WRAPPED_NAME = re.compile(r"(?<![\w.%])(?:(\.\.|__|%)[A-Za-z][\w-]*[A-Za-z0-9]\1
 
 # A command-line option's name after its dashes ("ceiling", "upper-bound", "no_cmd_in_ps").
 _OPTION_NAME = r"[A-Za-z][\w-]*[A-Za-z0-9]"
-# A command-line option written with one dash or two ("--verbose", "-superuser"); not a hyphenated
-# word ("x-y") nor a negative number.
 # An acronym written alone ("FTP", "HSV"), not a piece of a longer name ("ML-KEM", "SHA3").
 ACRONYM = re.compile(r"(?<![\w-])[A-Z]{2,6}(?![\w-])")
+# A command-line option written with one dash or two ("--verbose", "-superuser"); not a hyphenated
+# word ("x-y") nor a negative number.
 COMMAND_OPTION = re.compile(rf"(?<![\w-])--?{_OPTION_NAME}")
 
 # Technical identifiers: contain a digit, a hyphen/dot/underscore between letters (snake_case
