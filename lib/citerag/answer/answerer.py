@@ -290,7 +290,9 @@ def _of_named_docs(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Evidence
 
 def expansion_written(acronym: str, text: str) -> bool:
     """An acronym the text writes spelled out, as words in a row whose initials make it ("General
-    Public License" for GPL), in any case."""
+    Public License" for GPL), in any case. Stricter than `asked.expands`, which skips small words
+    and reads letters inside words: with those, a two-letter acronym is "spelled" by most texts
+    ("questions of randomness" for QR), and the focus check would never fire."""
     if not ACRONYM.fullmatch(acronym):
         return False
     initials = [w[0].lower() for w in re.findall(r"[A-Za-z][\w-]*", text)]
@@ -569,6 +571,12 @@ def ends_on(question: str, absent: list[str]) -> list[str]:
     return [] if asked_for else [words[-1].group(0)]
 
 
+def _rarest(words, score: Scorer) -> str:
+    """The word the corpus writes least (highest idf weight); the tie-break on the word keeps the
+    choice independent of set order."""
+    return max(words, key=lambda w: (score.weights.get(w, 0.0), w))
+
+
 def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
     """The rarest word (by corpus idf) of what a "which option/property/command … sets <object>?"
     question asks the setting to do, then of the phrase qualifying it ("… in double precision"),
@@ -576,7 +584,7 @@ def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
     object, names no setting for it ("" when both are said, or not such a question). The object's
     head noun must be said too, however common: an answer naming the setting for the arrow size
     does not answer "which command sets the arrow colour?" (seen pools: manuals +7 −2, NIST
-    identical). The tie-break on the word keeps the choice independent of set order."""
+    identical)."""
     object_words, qualifier = setting_words(question)
     if not object_words and not qualifier:
         return ""
@@ -584,7 +592,7 @@ def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
     for words in (object_words, qualifier):
         # the object, then the phrase qualifying it ("… writes the values in double precision")
         if words:
-            rare = max(words, key=lambda w: (score.weights.get(w, 0.0), w))
+            rare = _rarest(words, score)
             if rare not in said:
                 return rare
     # … and the object's head noun, however common ("sets the arrow *colour*")
@@ -593,7 +601,8 @@ def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
 
 
 _CAPABILITY = re.compile(r"\s*(?:can|could)\b", re.I)
-# Closed-class adverbs the function-word list lacks ("stored *instead* of …").
+# Closed-class adverbs the function-word list lacks ("stored *instead* of …"). (Kept here: adding
+# them to `function_words` in text/tokenize.py changes the build's code hash and every index.)
 _CLOSED_ADVERBS = frozenset("instead anymore likewise thereby whereby".split())
 
 
@@ -610,7 +619,7 @@ def unsaid_capability(question: str, answer_text: str, score: Scorer) -> str:
     words = [w for w in score.weights if w not in function_words() and w not in _CLOSED_ADVERBS]
     if not words:
         return ""
-    rare = max(words, key=lambda w: (score.weights[w], w))
+    rare = _rarest(words, score)
     return "" if rare in token_set(split_camel(answer_text)) or says_word(rare, answer_text) else rare
 
 

@@ -838,9 +838,11 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         # cited evidence writes it (a size or a length is read from tables that abbreviate its kind)
         counted = stem(head.word.lower()) == "number"
         kinds = [m for m in head.modifiers if m.isalpha() and m.islower()] if counted else []
-        return bool(CUES["number"].search(plain)) and all(
-            re.search(rf"\b{re.escape(m)}\b", plain) for m in head.modifiers if ACRONYM.fullmatch(m)) and (
-            not kinds or all(_names_word(m, token_set(split_camel(evidence_text))) for m in kinds))
+        if not (CUES["number"].search(plain) and all(
+                re.search(rf"\b{re.escape(m)}\b", plain) for m in head.modifiers if ACRONYM.fullmatch(m))):
+            return False
+        evidence_words = token_set(split_camel(evidence_text)) if kinds else frozenset()
+        return all(_names_word(m, evidence_words) for m in kinds)
     if head.type == "number" and head.word.lower() == "value":
         # "what is the X value …" asks for one value: a number, or a name the answer calls a value;
         # not the digits of a citation ("[c1]") or a reference mark ("[6]"). ("Which values …" may
