@@ -600,7 +600,10 @@ def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
     return head if head and head not in said else ""
 
 
-_CAPABILITY = re.compile(r"\s*(?:can|could)\b", re.I)
+# "can/could …?", and a do-question whose verb asks for a capability ("does it support …", "does
+# it work on …", "do they accept …"): what a thing supports, accepts or runs on is named when stated.
+_CAPABILITY = re.compile(r"\s*(?:(?:can|could)\b|(?:does|do|will)\b[^?,;]*?\b((?:support|accept|handle|work|run)s?)\b)",
+                         re.I)
 # Closed-class adverbs the function-word list lacks ("stored *instead* of …"). (Kept here: adding
 # them to `function_words` in text/tokenize.py changes the build's code hash and every index.)
 _CLOSED_ADVERBS = frozenset("instead anymore likewise thereby whereby".split())
@@ -610,13 +613,18 @@ def unsaid_capability(question: str, answer_text: str, score: Scorer) -> str:
     """The question's rarest word (by corpus idf) when a one-part "can X …?" question's answer
     never says it: "can it take a gradient?", "can slices pop out on hover?" were answered with
     what the thing can do otherwise, and a capability the documents state is stated in the words
-    that name it ("" when said, or not such a question). Only "can": "does/is …" questions ask
-    about behaviour that an answer often states in other words (measured with them: NIST −3,
-    manuals +12 −8; "can" alone: manuals +11 −1, NIST identical)."""
-    if not _CAPABILITY.match(question) or len(split_parts(question)) > 1:
+    that name it ("" when said, or not such a question). Besides "can", only do-questions whose
+    verb asks for a capability (support, accept, handle, work, run): other "does/is …" questions
+    ask about behaviour that an answer often states in other words (measured with all of them:
+    NIST −3, manuals +12 −8; "can" alone: manuals +11 −1, NIST identical)."""
+    m = _CAPABILITY.match(question)
+    if not m or len(split_parts(question)) > 1:
         return ""
-    # (a function word, "too", "instead", names no capability)
-    words = [w for w in score.weights if w not in function_words() and w not in _CLOSED_ADVERBS]
+    # (a function word, "too", "instead", names no capability.) A do-question's capability is what
+    # follows its verb: "does TAB accept *semicolons*" (the subject is often a follow-up's carried
+    # entity, said by any passage on it; and the verb may be another: "it *handles* Cyrillic").
+    named = token_set(question[m.end():]) if m.group(1) else set(score.weights)
+    words = [w for w in score.weights if w in named and w not in function_words() and w not in _CLOSED_ADVERBS]
     if not words:
         return ""
     rare = _rarest(words, score)
