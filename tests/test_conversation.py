@@ -500,3 +500,14 @@ def test_validator_knows_a_word_written_inside_a_camel_case_name(decider):
     v = decider.validate(analyse("are the t0 values skDecode unpacks always in the correct range?"),
                          "9: t0[i] ← BitUnpack(wi, a, b) ▷ this is always in the correct range. [c1]", ev, 0.5, followup)
     assert v.ok, v
+
+
+def test_a_what_happens_follow_up_is_not_off_topic_where_the_documents_never_write_happen(make_engine):
+    """The NIST documents never write "happen": "and what happens in the decapsulation step?" was
+    refused off_topic by the validator's rule for follow-up words no document writes. "What happens"
+    asks for an event and names none; the step it asks about is the topic."""
+    engine = make_engine()
+    engine.turn("happen", "How is a key established with a KEM in SP 800-227?")
+    r = engine.turn("happen", "and what happens in the decapsulation step?")
+    assert not r.refused, (r.refusal_reason, r.answer)
+    assert "decapsulat" in r.answer.lower(), r.answer

@@ -1548,6 +1548,27 @@ def test_a_capability_the_answer_never_names_is_refused(agents, corpus, question
     assert any("no such capability" in n and word in n for n in r.notes), r.notes
 
 
+@pytest.mark.parametrize("corpus, question", [
+    ("default", "How often is ML-KEM.KeyGen run in practice?"),
+    ("tech-manuals", "How often does Gri flush its output file?"),
+])
+def test_a_frequency_question_answered_without_one_is_refused(agents, corpus, question):
+    """"How often …" asks for a frequency; the old answers quoted passages on the thing that state
+    none (what a check does not guarantee, what a file holds)."""
+    r = ask(agents, corpus, question).answer
+    assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]
+    assert any("a frequency" in n for n in r.notes), r.notes
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "How often will FIPS 205 be reviewed?", "every five years"),
+    # a frequency in space
+    ("tech-manuals", "How often are Gri contour labels drawn along a contour?", "uniform distance"),
+])
+def test_a_frequency_the_answer_states_is_answered(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)
+
+
 @pytest.mark.parametrize("corpus, question, needs", [
     ("tech-manuals", "Can ReportLab draw a pie chart with a popout slice?", "popout"),
     # a closed-class adverb ("instead") is no capability's word

@@ -123,6 +123,8 @@ STRICT: dict[str, re.Pattern[str]] = {
     "limit": re.compile(rf"\b{_NOT_IDIOM}(?:maximum|minimum)\b", re.I),
     # "how many signatures per second": a rate, which the documents state per a unit of time
     "rate": re.compile(_PER_TIME, re.I),
+    # "how often is X reviewed": a frequency ("every five years", "whenever …"), not any fact on X
+    "frequency": re.compile(r"\bhow (?:often|frequently)\b", re.I),
 }
 
 # A count in words of a plural noun ("two parameters", "three parameter sets"): the number word and
@@ -146,7 +148,10 @@ CUES: dict[str, re.Pattern[str]] = {
                        r"\b(?:times|cycles) (?:a|an|each) \w+", re.I),
     "number": re.compile(r"\d"),
     "count": _COUNT_OF_NOUN,  # "X uses two parameters"
-    "frequency": re.compile(r"\bevery\b|\b(?:once|twice|daily|weekly|monthly|yearly|annually|hourly|periodically)\b|"
+    "frequency": re.compile(r"\bevery\b|\b(?:once|twice|daily|weekly|monthly|yearly|annually|hourly|periodically|"
+                            r"whenever|each time|always|regularly)\b|"
+                            # … or in space ("at a uniform distance along the contour", "at intervals")
+                            r"\b(?:uniform|regular|fixed|equal) (?:distances?|intervals?|spacing)\b|\bintervals?\b|"
                             rf"\b(?:times|once) (?:a|an|per|each)\b|{_PER_TIME}", re.I),
     # a month's name or its abbreviation, not any word it begins ("decapsulation", "novel", "mark"),
     # and "May" only capitalised (the modal verb is not a date)
@@ -312,7 +317,7 @@ def answer_types(text: str) -> tuple[str, ...]:
 
 
 _QUANTITY = {"money": "an amount of money", "duration": "a duration", "limit": "a limit (maximum or minimum)",
-             "rate": "a rate (per unit of time)"}
+             "rate": "a rate (per unit of time)", "frequency": "a frequency"}
 
 
 def unshown_quantities(question: str, answer_text: str) -> list[str]:

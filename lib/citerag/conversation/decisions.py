@@ -196,10 +196,12 @@ _ENTITY_SEEKING = re.compile(r"^\s*(?:which|what)\s+(\w+)\s+(?!is\b|are\b|was\b|
 # The thing a "which/what X …" question asks for, whatever follows it
 _ASKED_HEAD = re.compile(r"^\s*(?:which|what)\s+(\w+)\b", re.I)
 # Words that carry no topic: a message made only of these (and stopwords) is too unclear to search.
+# ("what happens …" asks for an event and names none: a corpus never writing "happen" does not
+# make a follow-up about its steps off topic)
 _VAGUE = frozenset("""help me standard standards document documents doc docs explain tell about spec specs
 specification specifications question questions thing things stuff info information please give overview
 hi hello want know need something anything more i my understand publication publications paper read guide
-with to the this that it manual manuals""".split())
+with to the this that it manual manuals happen happens happened""".split())
 
 
 @dataclass
