@@ -511,3 +511,14 @@ def test_a_what_happens_follow_up_is_not_off_topic_where_the_documents_never_wri
     r = engine.turn("happen", "and what happens in the decapsulation step?")
     assert not r.refused, (r.refusal_reason, r.answer)
     assert "decapsulat" in r.answer.lower(), r.answer
+
+
+def test_a_follow_up_counting_a_thing_by_a_number_compound_is_not_off_topic(make_engine):
+    """"a 256-entry array": the documents never write "256-entry", but they write "entry" and
+    the number, which the answer must state as a focus term of its own. The validator called the
+    follow-up off topic."""
+    engine = make_engine()
+    engine.turn("count", "How does FIPS 203 apply an algorithm to an array input?")
+    r = engine.turn("count", "and how many times does Compress run on a 256-entry array?")
+    assert not r.refused, (r.refusal_reason, r.answer)
+    assert "256 times" in r.answer, r.answer

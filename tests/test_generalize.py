@@ -1548,6 +1548,24 @@ def test_a_capability_the_answer_never_names_is_refused(agents, corpus, question
     assert any("no such capability" in n and word in n for n in r.notes), r.notes
 
 
+@pytest.mark.parametrize("corpus, question, word", [
+    ("default", "Which FIPS 204 notation denotes the inverse of a matrix?", "inverse"),
+    ("tech-manuals", "Which Gri notation denotes a complex number?", "complex"),
+])
+def test_a_notation_asked_by_what_it_denotes_is_refused_when_the_answer_never_says_it(agents, corpus, question,
+                                                                                       word):
+    """A notation or a symbol is asked for by what it denotes, as a setting is by what it sets:
+    the old answers listed the notation for matrices and for other things."""
+    r = ask(agents, corpus, question).answer
+    assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]
+    assert any("names no setting" in n and word in n for n in r.notes), r.notes
+
+
+def test_a_symbol_the_answer_names_for_what_it_denotes_is_answered(agents):
+    answered(agents, "default", "Which symbol denotes the matrix multiplication of matrices with entries in Tq in "
+                                "FIPS 204?", "∘")
+
+
 @pytest.mark.parametrize("corpus, question", [
     ("default", "How often is ML-KEM.KeyGen run in practice?"),
     ("tech-manuals", "How often does Gri flush its output file?"),

@@ -218,6 +218,8 @@ def written_compound(word: str, vocab: set[str], texts: list[str]) -> bool:
         return True  # "X-based", "X-like": English builds these from any X the corpus writes
     if len(parts) == 2 and parts[0] in _PREFIX_WORDS and _in_corpus(parts[1], vocab):
         return True  # "non-X": ... and this one
+    if len(parts) == 2 and parts[0].isdigit() and _in_corpus(parts[1], vocab):
+        return True  # "256-entry", "32-byte": a count of X, from any number (a focus term of its own)
     last = min(bases(parts[-1]) | {parts[-1]}, key=len)
     # a constant's parts are joined by its underscore (spaced out or dropped by the PDF's text:
     # "GX _TREE", "GXTREE"), not by a space: "a GX tree" in prose does not write GX_TREE.

@@ -688,16 +688,18 @@ def past_form(low: str) -> bool:
 
 
 # "Which option of X sets the Y?", "Which chart property draws Z?", "Which command prints …?": a
-# setting or a command asked for by what it does. The kinds are the nouns naming one (not "method":
-# "which method lists the widgets of a panel …" is answered by "their listWidgets() method", the
-# object's "of X" left to a pronoun; nor "function": a standard's functions are asked for by what
-# they compute, and a lost correct answer there costs more than a list answer). The verb is the
+# setting or a command asked for by what it does; and "which notation/symbol denotes Y?", a notation
+# asked for by what it denotes (a list of the notation for other things does not answer it). The
+# kinds are the nouns naming one (not "method": "which method lists the widgets of a panel …" is
+# answered by "their listWidgets() method", the object's "of X" left to a pronoun; nor "function": a
+# standard's functions are asked for by what they compute, and a lost correct answer there costs
+# more than a list answer). The verb is the
 # first word in -s after the kind and its "of X" (up to three words; not a noun after an article,
 # "of the panel draws", nor one in -ss, "the Foo class sets"); the object runs to a preposition, a
 # relative or an -ing form.
 _SETTING_ASKED = re.compile(
     rf"^(?:which|what)\s+(?!(?:{AUXILIARY_ALTERNATION})\b)(?:[\w'\\.-]+\s+){{0,3}}?"
-    r"(?:option|property|attribute|flag|parameter|argument|setting|keyword|command)s?\b"
+    r"(?:option|property|attribute|flag|parameter|argument|setting|keyword|command|notation|symbol)s?\b"
     r"(?:\s+(?:of|in|for)(?:\s+\S+){1,4}?)?\s+(?<!\bthe\s)(?<!\ba\s)(?<!\ban\s)([a-z]+s)(?<!ss)\s+(.+?)\s*\??$", re.I)
 _OBJECT_END = re.compile(r"\s(?:for|in|on|at|with|when|if|to|that|which|who|whose|whom|where|so|into|along|across|"
                          r"around|through|onto|over)\s"
