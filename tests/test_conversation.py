@@ -219,6 +219,10 @@ def test_router(decider, user, history, route):
     ("and disallowed?", "What does deprecated mean according to IR 8547?", "",
      ["What does disallowed mean according to IR 8547"]),    # "the term" naming no term is the one the previous question asked about
     ("who coined the term?", "What does little-endian mean in FIPS 204?", "", ["who coined the term little-endian"]),
+    # "how does X work?" ends on a verb that takes no object: "its" is X, not "work"
+    ("and how long must its tag be?", "How does key confirmation work in SP 800-227?", "",
+     ["key confirmation tag"]),
+    ("can it be skipped?", "How does key confirmation work in SP 800-227?", "", ["can key confirmation be skipped"]),
     ("and can the term be applied to bit strings too?", "What does little-endian mean in FIPS 204?", "",
      ["can the term little-endian be applied to bit strings"]),
 ])

@@ -163,6 +163,11 @@ def _ends_on_verb(body: str) -> bool:
     return not any(w in STOPWORDS for w in after[1:-1])
 
 
+# "How/why does X work?": verbs that end such a question with no object; the subject is its topic
+_HOW_DOES = re.compile(r"^\s*(?:how|why|when|where)\s+(?:does|do|did|can|could|will|would|should)\b", re.I)
+_INTRANSITIVE_FRAME = frozenset("work works function functions operate operates behave behaves proceed proceeds "
+                                "differ differs".split())
+
 # Two verbs joined at a question's end ("… take and produce")
 _VERB_PAIR = re.compile(r"\b([a-z]+)\s+(?:and|or)\s+[a-z]+$")
 # A particle a phrasal verb leaves after its object ("… narrow the help down?")
@@ -517,6 +522,10 @@ class Decider:
         elif (len(toks) > 3 and toks[-1].isalpha() and toks[-1].islower() and past_form(toks[-1].lower())
                 and toks[-2].lower() in _BE_FORMS and toks[-3].lower() not in STOPWORDS):
             toks = toks[:-2]
+        elif (len(toks) > 3 and toks[-1].lower() in _INTRANSITIVE_FRAME and toks[-2].lower() not in STOPWORDS
+              and _HOW_DOES.match(body)):
+            # "how does X work?": the question ends on a verb that takes no object; X is asked about
+            toks = toks[:-1]
         elif ((_ends_on_verb(body) or (_PASSIVE.search(body) and past_form(toks[-1].lower()))) and len(toks) > 3
                 and toks[-1].isalpha() and toks[-1].islower() and toks[-2].lower() not in STOPWORDS):
             toks = toks[:-1]
