@@ -526,3 +526,14 @@ def test_a_follow_up_counting_a_thing_by_a_number_compound_is_not_off_topic(make
     r = engine.turn("count", "and how many times does Compress run on a 256-entry array?")
     assert not r.refused, (r.refusal_reason, r.answer)
     assert "256 times" in r.answer, r.answer
+
+
+def test_a_function_word_no_document_writes_does_not_make_a_follow_up_off_topic(make_engine):
+    """The NIST documents never write "besides": the validator called "and what does it take as
+    input besides the message and the signature?" off topic. A function word names nothing asked
+    about (the answer layer's rule for a question's absent words)."""
+    engine = make_engine()
+    engine.turn("besides", "How are hypertree signatures verified in FIPS 205?")
+    r = engine.turn("besides", "and what does it take as input besides the message and the signature?")
+    assert not r.refused, (r.refusal_reason, r.answer)
+    assert "PK .seed" in r.answer or "PK.seed" in r.answer, r.answer

@@ -43,6 +43,7 @@ from citerag.text.tokenize import (
     DETERMINERS,
     QUESTION_FRAME,
     STOPWORDS,
+    function_words,
     stem,
     token_set,
     tokenize,
@@ -1068,6 +1069,9 @@ class Decider:
             # a compound in another inflection is written ("re-encrypts" for "re-encrypt")
             unwritten = [t for t in own if t not in have and t not in self.idf
                          and not written_compound(t, self.idf.keys(), [cited])]
+            # … and a function word ("myself", "afterwards") names nothing asked about, as for a
+            # question's absent words (the list loads only when some word is unwritten)
+            unwritten = [t for t in unwritten if t not in function_words()] if unwritten else []
             if unwritten:  # no text of the corpus can answer about a word it never writes
                 return Validation(False, True, False, "off_topic",
                                   f"the follow-up asks about words the documents never write: {', '.join(unwritten)}")
