@@ -1566,6 +1566,24 @@ def test_a_symbol_the_answer_names_for_what_it_denotes_is_answered(agents):
                                 "FIPS 204?", "∘")
 
 
+def test_a_which_question_whose_verb_no_document_writes_is_refused(agents):
+    """"caches" is in no document: the old answer quoted the steps of the algorithm the question
+    named, which match every other word."""
+    r = ask(agents, "default", "Which FIPS 205 algorithm caches the nodes that xmss_node computes?").answer
+    assert r.refused and r.refusal_reason == "unknown_terms", r.answer[:300]
+    assert any("caches, the event asked about" in n for n in r.notes), r.notes
+
+
+def test_the_event_of_a_which_question_is_its_verb_before_a_determiner():
+    from citerag.answer.answerer import asks_unwritten_event
+
+    assert asks_unwritten_event("Which algorithm caches the nodes?", ["caches"]) == ["caches"]
+    assert asks_unwritten_event("Which canvas method draws a circle?", ["draws"]) == ["draws"]
+    # the asked thing itself is no event, nor is a do-question's auxiliary
+    assert asks_unwritten_event("Which widgets does it list?", ["widgets"]) == []
+    assert asks_unwritten_event("Which algorithm caches the nodes?", []) == []
+
+
 @pytest.mark.parametrize("corpus, question", [
     ("default", "How often is ML-KEM.KeyGen run in practice?"),
     ("tech-manuals", "How often does Gri flush its output file?"),

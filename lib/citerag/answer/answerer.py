@@ -559,6 +559,20 @@ def heads_a_phrase(question: str, absent: list[str]) -> list[str]:
             if re.search(rf"\b(?:a|an|the|its|their)\s+{re.escape(w)}(?={_PHRASE_END})", question, re.I)]
 
 
+# "which algorithm *caches* the nodes …": a verb in -s right after the asked thing (one to three
+# words after which/what), then a determiner opening its object
+_SUBJECT_VERB = re.compile(r"^\s*(?:which|what)\s+(?:[\w+.-]+\s+){1,3}?([a-z]+s)\s+"
+                           r"(?:the|a|an|its|their|all|each|every)\b", re.I)
+
+
+def asks_unwritten_event(question: str, absent: list[str]) -> list[str]:
+    """The verb of a "which X <verb>s the Y?" question when the documents never write it in any
+    form: the event asked about is one they do not describe, however well the rest matches ("which
+    algorithm caches the nodes that X computes?" answered with X's steps)."""
+    m = _SUBJECT_VERB.match(question)
+    return [m.group(1)] if m and m.group(1) in absent else []
+
+
 def ends_on(question: str, absent: list[str]) -> list[str]:
     """The absent word the question ends on, when its last content word is one ("… recommend for
     satellites?", "Can a label blink?", "… send the sheets by fax?"): English puts the new
@@ -672,9 +686,12 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
                       [*ans.notes, f"not in the corpus: {', '.join(absent)}; the best passage holds {best:.2f} of "
                                    f"the other terms (< {params.absent_word_min_score})"], decision)
     kind = modifying(qa.text, absent) or ends_on(qa.text, absent) or heads_a_phrase(qa.text, absent)
+    what = "the kind of thing asked about"
+    if not kind:
+        kind, what = asks_unwritten_event(qa.text, absent), "the event asked about"
     if kind:  # however strong the match of the other words
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
-                      [*ans.notes, f"not in the corpus: {', '.join(kind)}, the kind of thing asked about"], decision)
+                      [*ans.notes, f"not in the corpus: {', '.join(kind)}, {what}"], decision)
     unretrieved = (unretrieved_kind(qa.text, [e.headed_text for e in evidence], vocab, qa.doc_mentions)
                    if params.refuse_unretrieved_kind else [])
     if unretrieved:
