@@ -528,12 +528,20 @@ def test_a_follow_up_counting_a_thing_by_a_number_compound_is_not_off_topic(make
     assert "256 times" in r.answer, r.answer
 
 
-def test_a_function_word_no_document_writes_does_not_make_a_follow_up_off_topic(make_engine):
-    """The NIST documents never write "besides": the validator called "and what does it take as
-    input besides the message and the signature?" off topic. A function word names nothing asked
-    about (the answer layer's rule for a question's absent words)."""
+@pytest.mark.parametrize("first, follow_up, needs", [
+    ("How are hypertree signatures verified in FIPS 205?",
+     "and what does it take as input besides the message and the signature?", "seed"),
+    # "afterwards" is the token "afterward", which the function-word list does not hold as such
+    ("Who generates the KEM key pair in SP 800-227's ephemeral authenticated key establishment?",
+     "and what happens to that key pair afterwards?", "key pair"),
+])
+def test_a_function_word_no_document_writes_does_not_make_a_follow_up_off_topic(make_engine, first, follow_up,
+                                                                                 needs):
+    """The NIST documents never write "besides" nor "afterwards": the validator called these
+    follow-ups off topic. A function word names nothing asked about (the answer layer's rule for a
+    question's absent words)."""
     engine = make_engine()
-    engine.turn("besides", "How are hypertree signatures verified in FIPS 205?")
-    r = engine.turn("besides", "and what does it take as input besides the message and the signature?")
+    engine.turn("fw", first)
+    r = engine.turn("fw", follow_up)
     assert not r.refused, (r.refusal_reason, r.answer)
-    assert "PK .seed" in r.answer or "PK.seed" in r.answer, r.answer
+    assert needs in r.answer, r.answer

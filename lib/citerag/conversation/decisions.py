@@ -1070,8 +1070,11 @@ class Decider:
             unwritten = [t for t in own if t not in have and t not in self.idf
                          and not written_compound(t, self.idf.keys(), [cited])]
             # … and a function word ("myself", "afterwards") names nothing asked about, as for a
-            # question's absent words (the list loads only when some word is unwritten)
-            unwritten = [t for t in unwritten if t not in function_words()] if unwritten else []
+            # question's absent words (the list loads only when some word is unwritten; stemmed as
+            # the tokens are: "afterwards" is the token "afterward")
+            if unwritten:
+                closed = {stem(w) for w in function_words()}
+                unwritten = [t for t in unwritten if t not in closed]
             if unwritten:  # no text of the corpus can answer about a word it never writes
                 return Validation(False, True, False, "off_topic",
                                   f"the follow-up asks about words the documents never write: {', '.join(unwritten)}")
