@@ -630,9 +630,10 @@ def unsaid_capability(question: str, answer_text: str, score: Scorer) -> str:
     never says it: "can it take a gradient?", "can slices pop out on hover?" were answered with
     what the thing can do otherwise, and a capability the documents state is stated in the words
     that name it ("" when said, or not such a question). Besides "can", only do-questions whose
-    verb asks for a capability (support, accept, handle, work, run): other "does/is …" questions
-    ask about behaviour that an answer often states in other words (measured with all of them:
-    NIST −3, manuals +12 −8; "can" alone: manuals +11 −1, NIST identical)."""
+    verb asks for a capability (support, accept, handle, work, run), whose rarest word is read
+    after the verb: other "does/is …" questions ask about behaviour that an answer often states in
+    other words (measured with all of them: NIST −3, manuals +12 −8; "can" alone: manuals +11 −1,
+    NIST identical; adding the capability verbs: manuals +3, nothing lost)."""
     m = _CAPABILITY.match(question)
     if not m or len(split_parts(question)) > 1:
         return ""
@@ -669,7 +670,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
                           [*ans.notes, f"no answer sentence states the term asked to define: {term}"],
                           decision, unstated=[term])
         unsaid = unsaid_setting(qa.text, ans.answer, score)
-        why = "the answer names no setting that does what is asked"
+        why = "the answer names no setting (or notation) that does what is asked"
         if not unsaid:
             unsaid, why = unsaid_capability(qa.text, ans.answer, score), "the answer states no such capability"
         if unsaid:

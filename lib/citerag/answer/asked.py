@@ -80,7 +80,7 @@ TYPES: dict[str, re.Pattern[str]] = {
     # a count, which English may write in words ("uses two parameters")
     "count": re.compile(r"\b(?:how many|number of)\b", re.I),
     # "how often": a frequency ("every five years", "twice a day"), which need not be written in digits
-    "frequency": re.compile(r"\bhow often\b", re.I),
+    "frequency": re.compile(r"\bhow (?:often|frequently)\b", re.I),
     # "when is X called", "when must it be destroyed": a circumstance, not a date ("when was",
     # "when will", "when does the agency plan to" ask for one); nor is a leading clause ("When using X,
     # which package …?").
@@ -124,7 +124,7 @@ STRICT: dict[str, re.Pattern[str]] = {
     # "how many signatures per second": a rate, which the documents state per a unit of time
     "rate": re.compile(_PER_TIME, re.I),
     # "how often is X reviewed": a frequency ("every five years", "whenever …"), not any fact on X
-    "frequency": re.compile(r"\bhow (?:often|frequently)\b", re.I),
+    "frequency": TYPES["frequency"],
 }
 
 # A count in words of a plural noun ("two parameters", "three parameter sets"): the number word and
@@ -693,10 +693,9 @@ def past_form(low: str) -> bool:
 # kinds are the nouns naming one (not "method": "which method lists the widgets of a panel …" is
 # answered by "their listWidgets() method", the object's "of X" left to a pronoun; nor "function": a
 # standard's functions are asked for by what they compute, and a lost correct answer there costs
-# more than a list answer). The verb is the
-# first word in -s after the kind and its "of X" (up to three words; not a noun after an article,
-# "of the panel draws", nor one in -ss, "the Foo class sets"); the object runs to a preposition, a
-# relative or an -ing form.
+# more than a list answer). The verb is the first word in -s after the kind and its "of X" (up to
+# three words; not a noun after an article, "of the panel draws", nor one in -ss, "the Foo class
+# sets"); the object runs to a preposition, a relative or an -ing form.
 _SETTING_ASKED = re.compile(
     rf"^(?:which|what)\s+(?!(?:{AUXILIARY_ALTERNATION})\b)(?:[\w'\\.-]+\s+){{0,3}}?"
     r"(?:option|property|attribute|flag|parameter|argument|setting|keyword|command|notation|symbol)s?\b"
