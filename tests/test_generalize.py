@@ -1584,6 +1584,40 @@ def test_the_event_of_a_which_question_is_its_verb_before_a_determiner():
     assert asks_unwritten_event("Which algorithm caches the nodes?", []) == []
 
 
+@pytest.mark.parametrize("corpus, question, event", [
+    ("default", "Who first proved the KEMFROMPKE construction secure, according to SP 800-227?", "proved"),
+    ("default", "Which U.S. agencies have adopted ML-KEM so far?", "adopted"),
+    ("tech-manuals", "Which Ubuntu release prompted ReportLab's move to Python 3?", "prompted"),
+    ("tech-manuals", "Who contributed ReportLab's py2pdf script?", "contributed"),
+])
+def test_a_doer_question_whose_answer_never_states_the_event_is_refused(agents, corpus, question, event):
+    """"Who first proved X", "which agencies have adopted X": the old answers quoted a passage on X
+    (its construction, its export rules, its options) beside a cited passage that writes the verb
+    of something else; the answer naming the doer states the event."""
+    refused_noting(agents, corpus, question, event, reason="focus_not_stated")
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "Who first introduced KEMs, according to SP 800-227?", "Cramer"),
+    ("tech-manuals", "Which Gri version added hexadecimal colornames?", "2.12.5"),
+])
+def test_a_doer_question_whose_answer_states_the_event_is_answered(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)
+
+
+def test_the_doer_event_of_a_question():
+    from citerag.answer.asked import asked_actions
+
+    # the adverb between "who" and the verb is asked too ("first": who did it before anyone)
+    assert asked_actions("Who first proposed the hint technique?") == ("first", "proposed")
+    assert asked_actions("Which agencies have already adopted it?", subject_only=True) == ("adopted",)
+    assert asked_actions("Which release added SVG output?", subject_only=True) == ("added",)
+    # a passive asks about the thing, not its doer; an irregular participle after "have" is a pro-verb
+    assert asked_actions("When was version 2 released?") == ("released",)
+    assert asked_actions("When was version 2 released?", subject_only=True) == ()
+    assert asked_actions("Which vendors have done so?") == ()
+
+
 @pytest.mark.parametrize("corpus, question", [
     ("default", "How often is ML-KEM.KeyGen run in practice?"),
     ("tech-manuals", "How often does Gri flush its output file?"),

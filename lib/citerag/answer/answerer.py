@@ -325,7 +325,12 @@ def unstated_heads(question: str, evidence_text: str, answer_text: str, actions:
     when no part's asked thing is stated: a part the documents do not state is reported by the
     composer, and the other parts still deserve their answer."""
     per_part = [[h.word for h in asked_heads(p) if not head_stated(h, evidence_text, answer_text)]
-                + ([v for v in asked_actions(p) if not action_stated(v, evidence_text, answer_text)] if actions else [])
+                + (list(dict.fromkeys(
+                    [v for v in asked_actions(p) if not action_stated(v, evidence_text, answer_text)]
+                    # … and the doer's event in the answer itself: "who first proved X secure?" is not
+                    # answered by a sentence on X beside a cited passage that says "proved"
+                    + [v for v in asked_actions(p, subject_only=True) if not action_stated(v, "", answer_text)]))
+                   if actions else [])
                 + unshown_quantities(p, answer_text) + unshown_stance(p, answer_text)
                 + contradicted_counts(p, answer_text)
                 for p in split_parts(question)]

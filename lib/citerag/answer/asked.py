@@ -677,6 +677,12 @@ _BE_FORMS = frozenset("be been being".split())
 # paraphrase ("may be stored"), not an event asked about ("when will X be withdrawn").
 _DEONTIC = frozenset("may must should can could might shall".split())
 _PAST_BE = frozenset("was were".split())
+# "which X have/has <participle>": a present perfect names an event as a past verb does ("which
+# agencies have adopted it"); an irregular participle there is mostly a pro-verb ("have done so").
+_PERFECT = frozenset("have has".split())
+# Adverbs between "who" or "have" and the verb ("who *first* proposed", "have *already* adopted").
+_ORDER_ADVERBS = frozenset("first originally initially later also actually ever once then last recently already "
+                           "since".split())
 _WH_WORDS = frozenset("what which who whom whose when where why how".split())
 # Prepositions after a participle that make it describe the noun before it ("the paper cited by X").
 _REDUCED_RELATIVE = frozenset("by in within from under".split())
@@ -783,17 +789,23 @@ def _content(text: str) -> tuple[str, ...]:
     return tuple(sorted(w for w in token_set(text) if w not in STOPWORDS and not w.isdigit()))
 
 
-def asked_actions(question: str) -> tuple[str, ...]:
+def asked_actions(question: str, subject_only: bool = False) -> tuple[str, ...]:
     """The verbs naming the event a question asks about (see the module doc): the verb of a
     "who …" subject question; a past participle after "be/been/being", or ending a "was/were X …"
-    passive; a past verb ending a "which/what X" phrase with no auxiliary. Present-tense verbs of
-    do-questions ("what does X use") are not events and are left out."""
+    passive; a past verb ending a "which/what X" phrase with no auxiliary, or after its "have/has".
+    Present-tense verbs of do-questions ("what does X use") are not events and are left out.
+    `subject_only`: only those of a question asking for the doer ("who first proved X", "which
+    agencies have adopted X", "which release added X"), whose answer names the doer with the event."""
     words = [w.strip("?,.;:!") for w in _QWORD.findall(question)]
     lows = [w.lower() for w in words]
     out: list[str] = []
     if len(lows) >= 2 and lows[0] == "who" and lows[1] not in AUXILIARIES and lows[1] not in STOPWORDS:
         out.append(lows[1])                                   # who chaired / wrote / maintains
+        if lows[1] in _ORDER_ADVERBS and len(lows) > 2 and lows[2] not in AUXILIARIES and lows[2] not in STOPWORDS:
+            out.append(lows[2])                               # who first *proposed* (and "first" itself)
     for i, w in enumerate(lows):
+        if subject_only and w not in ("which", "what"):
+            continue
         if w in _BE_FORMS and i + 1 < len(lows) and past_form(lows[i + 1]):
             modal = next((lows[j] for j in range(i - 1, -1, -1) if lows[j] in AUXILIARIES), "")
             if modal not in _DEONTIC:
@@ -807,6 +819,11 @@ def asked_actions(question: str) -> tuple[str, ...]:
                     break
         elif w in ("which", "what") and i + 1 < len(lows):    # which release added / version introduced
             for j in range(i + 1, min(i + 5, len(lows))):
+                if lows[j] in _PERFECT and j > i + 1:             # which agencies have (already) adopted
+                    nxt = next((x for x in lows[j + 1: j + 3] if x not in _ORDER_ADVERBS), "")
+                    if past_form(nxt) and nxt not in IRREGULAR:
+                        out.append(nxt)
+                    break
                 if lows[j] in AUXILIARIES or lows[j] in _WH_WORDS:
                     break
                 if j > i + 1 and past_form(lows[j]) and lows[j - 1] not in STOPWORDS:
