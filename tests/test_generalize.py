@@ -1619,6 +1619,33 @@ def test_the_doer_event_of_a_question():
 
 
 @pytest.mark.parametrize("corpus, question", [
+    ("default", "What is HashML-DSA's maximum message length in bytes?"),
+    ("tech-manuals", "What is the maximum path length in Gri?"),
+])
+def test_a_limit_asked_for_is_refused_when_no_answer_sentence_states_its_value(agents, corpus, question):
+    """"What is the maximum X?" asks for the limit's value: the old answers quoted "at least λ bits of
+    security strength" beside "FIPS 180 [8]", or a field's "maximum length" with no number."""
+    refused_noting(agents, corpus, question, "a limit", reason="focus_not_stated")
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "What is the maximum length of the context string in FIPS 205?", "255 bytes"),
+    ("tech-manuals", "What is the maximum number of students per test in AMC?", "4,095"),
+])
+def test_a_limit_stated_with_its_value_is_answered(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)
+
+
+def test_a_value_is_a_number_that_names_nothing():
+    from citerag.answer.asked import states_value
+
+    assert states_value("The context string has a maximum length of 255 bytes.")
+    assert states_value("It takes at most two arguments.")
+    # a standard's or a table's number, a year, a footnote mark and a reference are no value
+    assert not states_value("at least λ bits (e.g., from FIPS 180 [8]) [7, Table 4].^6 in 2024")
+
+
+@pytest.mark.parametrize("corpus, question", [
     ("default", "How often is ML-KEM.KeyGen run in practice?"),
     ("tech-manuals", "How often does Gri flush its output file?"),
 ])

@@ -320,6 +320,21 @@ _QUANTITY = {"money": "an amount of money", "duration": "a duration", "limit": "
              "rate": "a rate (per unit of time)", "frequency": "a frequency"}
 
 
+# "What is the maximum X?", "what's X's minimum Y?": the limit is the thing asked for.
+_ASKS_LIMIT_VALUE = re.compile(r"^\s*what(?:'s|\s+is|\s+are)\s+(?:the\s+|its\s+|their\s+|a\s+)?(?:[\w.+-]+'s\s+)?"
+                               r"(?:maximum|minimum)\b", re.I)
+# What states no value: a name's number ("FIPS 180", "Table 4", "Section 5.4"), a year, a footnote
+# mark ("^6"), a bracketed reference.
+_NOT_A_VALUE = re.compile(r"\b[A-Z][\w-]*\.?\s?\d[\d.-]*|\[[^\]]*\]|\b(?:1[89]|20)\d\d\b|\^\S+")
+_VALUE = re.compile(rf"(?<![\w-])\d|\b(?:zero|one|{NUMBER_WORD}|eleven|twelve|hundred|thousand|million|single)\b",
+                    re.I)
+
+
+def states_value(sentence: str) -> bool:
+    """Does the sentence state a value: a number, in digits or words, that names nothing?"""
+    return _VALUE.search(_NOT_A_VALUE.sub(" ", strip_citations(sentence))) is not None
+
+
 def unshown_quantities(question: str, answer_text: str) -> list[str]:
     """The fixed-unit quantities (money, duration, a limit) a question asks for that the answer
     never shows: a price question answered with a version number, or a maximum answered with a
@@ -335,7 +350,11 @@ def unshown_quantities(question: str, answer_text: str) -> list[str]:
             continue
         strict = True
         own = token_set(question) - token_set(" ".join(m.group(0) for m in CUES[kind].finditer(question)))
-        if not any(CUES[kind].search(s) and (not own or token_set(s) & own) for s in sentences):
+        # "what is the maximum X?" asks for the limit's value: a sentence saying that some other
+        # thing is "at least λ bits" strong, beside the name of a standard, states no such value
+        valued = kind == "limit" and _ASKS_LIMIT_VALUE.search(question) is not None
+        if not any(CUES[kind].search(s) and (not own or token_set(s) & own) and (not valued or states_value(s))
+                   for s in sentences):
             out.append(_QUANTITY[kind])
     # (a count with a fixed unit, "how many signatures per second", is the strict kind's to check)
     counted = "" if strict else _count_head(question)
