@@ -1616,6 +1616,30 @@ def test_the_doer_event_of_a_question():
     assert asked_actions("When was version 2 released?") == ("released",)
     assert asked_actions("When was version 2 released?", subject_only=True) == ()
     assert asked_actions("Which vendors have done so?") == ()
+    # a doer asked for by its count
+    assert asked_actions("how many vendors have migrated already?", subject_only=True) == ("migrated",)
+
+
+def test_a_doer_counted_is_refused_when_the_answer_never_states_the_event(agents):
+    """The old answer counted nothing: the call's text, beside the draft's line numbers."""
+    refused_noting(agents, "default", "How many patent holders have responded to the call for patent claims in "
+                                      "IR 8547?", "responded", reason="focus_not_stated")
+
+
+def test_of_words_written_as_rarely_the_last_is_the_one_asked():
+    from types import SimpleNamespace
+
+    from citerag.answer.answerer import _rarest
+
+    score = SimpleNamespace(weights={"counter": 5.1, "count": 5.5, "backward": 5.5})
+    assert _rarest(["counter", "count", "backward"], score, "can the counter count backwards?") == "backward"
+    assert _rarest(["counter", "count", "backward"], score) == "count"  # no question: the word decides
+
+
+def test_a_capability_whose_last_rare_word_the_answer_never_says_is_refused(agents):
+    """"count" and "backwards" are written as rarely; the old check read "count", which the answer
+    about resetting counters says, and answered."""
+    refused_noting(agents, "tech-manuals", "can the counter count backwards?", "backward", reason="focus_not_stated")
 
 
 @pytest.mark.parametrize("corpus, question", [

@@ -592,10 +592,12 @@ def ends_on(question: str, absent: list[str]) -> list[str]:
     return [] if asked_for else [words[-1].group(0)]
 
 
-def _rarest(words, score: Scorer) -> str:
-    """The word the corpus writes least (highest idf weight); the tie-break on the word keeps the
-    choice independent of set order."""
-    return max(words, key=lambda w: (score.weights.get(w, 0.0), w))
+def _rarest(words, score: Scorer, question: str = "") -> str:
+    """The word the corpus writes least (highest idf weight). Of words written as rarely, the one
+    the question puts last (English puts the new information last: "can the counter count
+    *backwards*?"), then the word itself, which keeps the choice independent of set order."""
+    order = {t: i for i, t in enumerate(tokenize(question))}
+    return max(words, key=lambda w: (score.weights.get(w, 0.0), order.get(w, -1), w))
 
 
 def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
@@ -613,7 +615,7 @@ def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
     for words in (object_words, qualifier):
         # the object, then the phrase qualifying it ("… writes the values in double precision")
         if words:
-            rare = _rarest(words, score)
+            rare = _rarest(words, score, question)
             if rare not in said:
                 return rare
     # … and the object's head noun, however common ("sets the arrow *colour*")
@@ -649,7 +651,7 @@ def unsaid_capability(question: str, answer_text: str, score: Scorer) -> str:
     words = [w for w in score.weights if w in named and w not in function_words() and w not in _CLOSED_ADVERBS]
     if not words:
         return ""
-    rare = _rarest(words, score)
+    rare = _rarest(words, score, question)
     return "" if rare in token_set(split_camel(answer_text)) or says_word(rare, answer_text) else rare
 
 

@@ -823,7 +823,9 @@ def asked_actions(question: str, subject_only: bool = False) -> tuple[str, ...]:
         if lows[1] in _ORDER_ADVERBS and len(lows) > 2 and lows[2] not in AUXILIARIES and lows[2] not in STOPWORDS:
             out.append(lows[2])                               # who first *proposed* (and "first" itself)
     for i, w in enumerate(lows):
-        if subject_only and w not in ("which", "what"):
+        # "how many vendors have migrated": a doer asked for by its count
+        which = w in ("which", "what") or (w == "many" and i > 0 and lows[i - 1] == "how")
+        if subject_only and not which:
             continue
         if w in _BE_FORMS and i + 1 < len(lows) and past_form(lows[i + 1]):
             modal = next((lows[j] for j in range(i - 1, -1, -1) if lows[j] in AUXILIARIES), "")
@@ -836,7 +838,7 @@ def asked_actions(question: str, subject_only: bool = False) -> tuple[str, ...]:
                     break
                 if lows[j] in AUXILIARIES:
                     break
-        elif w in ("which", "what") and i + 1 < len(lows):    # which release added / version introduced
+        elif which and i + 1 < len(lows):                    # which release added / version introduced
             for j in range(i + 1, min(i + 5, len(lows))):
                 if lows[j] in _PERFECT and j > i + 1:             # which agencies have (already) adopted
                     nxt = next((x for x in lows[j + 1: j + 3] if x not in _ORDER_ADVERBS), "")
