@@ -2160,6 +2160,26 @@ def test_a_bare_question_word_with_a_degree_asks_the_same_question_anew(agents, 
 
 
 @pytest.mark.parametrize("corpus, first, follow_up, wanted", [
+    ("tech-manuals", "What happens when a user supplies the owner password of an encrypted PDF made with ReportLab?",
+     "and with the user password?",
+     "What happens when a user supplies the user password of an encrypted PDF made with ReportLab?"),
+    # the sibling inside the phrase after the preposition: that phrase is swapped, as before
+    ("default", "What must an implementation do with the decapsulation key of ML-KEM in SP 800-227?",
+     "and with the encapsulation key?", "What must an implementation do with the encapsulation key in SP 800-227?"),
+])
+def test_a_prepositional_follow_up_naming_a_sibling_swaps_that_sibling(agents, corpus, first, follow_up, wanted):
+    """"and with the user password?" after "… supplies the owner password of a PDF made with X?"
+    names the sibling of "owner password": the old rewrite put it after "made with", the
+    preposition the follow-up opens with."""
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
+    assert decider.rewrite(follow_up, [prev]).query == wanted
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, wanted", [
     ("default", "Who wrote the paper on QC-MDPC decoders with several shades of gray cited in IR 8545?",
      "and in which year?", "In which year was the paper on QC-MDPC decoders with several shades of gray cited in "
                            "IR 8545 written?"),

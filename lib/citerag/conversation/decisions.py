@@ -946,6 +946,13 @@ class Decider:
         stop = end.start() if end else len(q)
         if not q[start:stop].strip() or q[start:stop].lower() == new.lower():
             return None
+        # "and with the user password?" after "… supplies the owner password of a PDF made with X?":
+        # a noun phrase whose head the question has with another modifier outside that phrase
+        # names the sibling of that one, not a new complement of the preposition
+        head = self._swap_head(new, prev_q)
+        if head is not None and head.method == "swap_modifier" and \
+                new.split()[-1].lower() not in q[start:stop].lower().split():
+            return head
         return Rewrite(f"{q[:start]}{new}{q[stop:]}?", [new], "swap_prepositional")
 
     def _swap_document(self, prev_q: str, frag: str) -> Rewrite | None:
