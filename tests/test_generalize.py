@@ -2159,6 +2159,18 @@ def test_a_bare_question_word_with_a_degree_asks_the_same_question_anew(agents, 
     assert q.startswith(wanted), q
 
 
+@pytest.mark.parametrize("question, doc, needs", [
+    ("How does FIPS 204 define a fresh random value?", "NIST.FIPS.204", "A previously unused output"),
+    ("How does SP 800-227's glossary define destroy?", "NIST.SP.800-227", "destroy"),
+])
+def test_a_definition_asked_of_a_named_document_quotes_its_own_glossary(agents, question, doc, needs):
+    """Several documents define the same terms in their glossaries, in other words: the old
+    answers quoted the first glossary row retrieved, FIPS 203's for a question about FIPS 204."""
+    r = ask(agents, "default", question).answer
+    assert not r.refused and needs in r.answer, (r.answer[:300], r.notes)
+    assert {c["doc_id"] for c in r.citations} == {doc}, r.citations
+
+
 @pytest.mark.parametrize("corpus, first, follow_up, wanted", [
     ("tech-manuals", "What happens when a user supplies the owner password of an encrypted PDF made with ReportLab?",
      "and with the user password?",

@@ -308,7 +308,7 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
             return _with_other_parts(draft, steps, qa, want, evidence, all_units, params, idf, ordinary, score)
 
     if not want.multi or topics:
-        preferred = _preferred(qa, all_units, score, params)
+        preferred = _preferred(qa, all_units, score, params, {ev.key: ev.doc_id for ev in evidence})
         if preferred:
             s = score(" ".join(u.text for u in preferred))
             t = type_match(want.types, " ".join(u.text for u in preferred), want.acronym)
@@ -787,9 +787,12 @@ _REFERS_BACK = re.compile(rf"\b(?:{PERSONAL_PRONOUNS})\b", re.I)
 _PARAM_WORDS = re.compile(r"\b(size|sizes|how (big|large|long)|bytes?|bits?|value|length|category|categories)\b", re.I)
 
 
-def _preferred(qa: QueryAnalysis, all_units: list[Unit], score, params: AnswerParams) -> list[Unit]:
-    """Units that answer by construction: the glossary row defining the asked term, or the
-    table rows labelled with the asked identifiers (parameter and table-value questions)."""
+def _preferred(qa: QueryAnalysis, all_units: list[Unit], score, params: AnswerParams,
+               doc_of: dict[str, str] | None = None) -> list[Unit]:
+    """Units that answer by construction: the glossary row defining the asked term (the named
+    document's own, when the question names one and it has one: "How does DOC 2 define X?" is
+    not answered by DOC 1's glossary), or the table rows labelled with the asked identifiers
+    (parameter and table-value questions)."""
     for a in qa.anchors:
         if a.startswith("algorithm"):
             continue
@@ -802,6 +805,8 @@ def _preferred(qa: QueryAnalysis, all_units: list[Unit], score, params: AnswerPa
     if qa.subject:  # set only for definition-shaped questions
         rows = [u for u in all_units if u.kind == "definition"
                 and u.text.lower().split(":", 1)[0].strip(" ()") == qa.subject.lower()]
+        if qa.docs and doc_of:
+            rows = [u for u in rows if doc_of.get(u.key) in qa.docs] or rows
         if rows:  # with the sentences after it in its paragraph ("In particular, …")
             position = {id(u): i for i, u in enumerate(all_units)}
             return with_context(Passage(rows[:1]), all_units, position, params.context_sentences).units
