@@ -2159,6 +2159,24 @@ def test_a_bare_question_word_with_a_degree_asks_the_same_question_anew(agents, 
     assert q.startswith(wanted), q
 
 
+def test_a_thing_named_by_its_kind_that_no_document_names_is_refused(agents):
+    """"xor" is in no document; the rest of the question ("Gri's rpn … operator yield for 3 and
+    2") matched the page of binary operators well enough to pass the absent-word bar."""
+    refused_noting(agents, "tech-manuals", "What does Gri's rpn xor operator yield for 3 and 2?",
+                   "xor", reason="unknown_terms")
+    answered(agents, "tech-manuals", "What does Gri's rpn sup operator pick?", "larger of two values")
+
+
+def test_the_name_before_a_kind_noun():
+    from citerag.answer.answerer import names_unwritten
+
+    assert names_unwritten("What does the rpn xor operator yield for 3?", ["xor"]) == ["xor"]
+    assert names_unwritten("Which value does the frobnicate parameter of KeyGen take?", ["frobnicate"]) == [
+        "frobnicate"]
+    # an absent word elsewhere in the question names no thing of a kind
+    assert names_unwritten("Does the sup operator work on smartphones?", ["smartphones"]) == []
+
+
 @pytest.mark.parametrize("question, doc, needs", [
     ("How does FIPS 204 define a fresh random value?", "NIST.FIPS.204", "A previously unused output"),
     ("How does SP 800-227's glossary define destroy?", "NIST.SP.800-227", "destroy"),

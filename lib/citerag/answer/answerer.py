@@ -564,6 +564,19 @@ def heads_a_phrase(question: str, absent: list[str]) -> list[str]:
             if re.search(rf"\b(?:a|an|the|its|their)\s+{re.escape(w)}(?={_PHRASE_END})", question, re.I)]
 
 
+# Nouns naming the kind of a named thing ("the *xor* operator", "its *--fast* flag").
+_NAMED_KINDS = re.compile(r"\s+(?:operator|option|command|parameter|argument|property|attribute|field|flag|keyword|"
+                          r"setting|variable|method|function|tag|class|macro|package|module|widget|builtin|synonym|"
+                          r"environment)s?\b", re.I)
+
+
+def names_unwritten(question: str, absent: list[str]) -> list[str]:
+    """The absent words a question names a thing by, before the noun of its kind ("what does the
+    rpn *xor* operator yield …?"): however the rest of the question reads, the documents never
+    name that thing. (`modifying` wants the kind noun to end its phrase; here a verb may follow.)"""
+    return [w for w in absent if re.compile(rf"(?<![\w-]){re.escape(w)}" + _NAMED_KINDS.pattern, re.I).search(question)]
+
+
 # "which algorithm *caches* the nodes …": a verb in -s right after the asked thing (one to three
 # words after which/what), then a determiner opening its object
 _SUBJECT_VERB = re.compile(r"^\s*(?:which|what)\s+(?:[\w+.-]+\s+){1,3}?([a-z]+s)\s+"
@@ -693,7 +706,8 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
                       [*ans.notes, f"not in the corpus: {', '.join(absent)}; the best passage holds {best:.2f} of "
                                    f"the other terms (< {params.absent_word_min_score})"], decision)
-    kind = modifying(qa.text, absent) or ends_on(qa.text, absent) or heads_a_phrase(qa.text, absent)
+    kind = (modifying(qa.text, absent) or ends_on(qa.text, absent) or heads_a_phrase(qa.text, absent)
+            or names_unwritten(qa.text, absent))
     what = "the kind of thing asked about"
     if not kind:
         kind, what = asks_unwritten_event(qa.text, absent), "the event asked about"
