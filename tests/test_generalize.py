@@ -658,6 +658,9 @@ def test_a_limit_is_stated_as_one():
 @pytest.mark.parametrize("corpus,question,needs", [
     ("default", "What is the maximum length of the context string in ML-DSA?", "255"),
     ("tech-manuals", "What is the maximum number of answers a question can have in AMC?", "199"),
+    # ... with its value in the sentence that states the limit
+    ("default", "What is the maximum length of the context string in FIPS 205?", "255 bytes"),
+    ("tech-manuals", "What is the maximum number of students per test in AMC?", "4,095"),
 ])
 def test_a_stated_limit_is_answered(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
@@ -1650,14 +1653,6 @@ def test_a_limit_asked_for_is_refused_when_no_answer_sentence_states_its_value(a
     """"What is the maximum X?" asks for the limit's value: the old answers quoted "at least λ bits of
     security strength" beside "FIPS 180 [8]", or a field's "maximum length" with no number."""
     refused_noting(agents, corpus, question, "a limit", reason="focus_not_stated")
-
-
-@pytest.mark.parametrize("corpus, question, needs", [
-    ("default", "What is the maximum length of the context string in FIPS 205?", "255 bytes"),
-    ("tech-manuals", "What is the maximum number of students per test in AMC?", "4,095"),
-])
-def test_a_limit_stated_with_its_value_is_answered(agents, corpus, question, needs):
-    answered(agents, corpus, question, needs)
 
 
 def test_a_value_is_a_number_that_names_nothing():

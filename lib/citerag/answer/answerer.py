@@ -574,7 +574,7 @@ def names_unwritten(question: str, absent: list[str]) -> list[str]:
     """The absent words a question names a thing by, before the noun of its kind ("what does the
     rpn *xor* operator yield …?"): however the rest of the question reads, the documents never
     name that thing. (`modifying` wants the kind noun to end its phrase; here a verb may follow.)"""
-    return [w for w in absent if re.compile(rf"(?<![\w-]){re.escape(w)}" + _NAMED_KINDS.pattern, re.I).search(question)]
+    return [w for w in absent if re.search(rf"(?<![\w-]){re.escape(w)}{_NAMED_KINDS.pattern}", question, re.I)]
 
 
 # "which algorithm *caches* the nodes …": a verb in -s right after the asked thing (one to three
