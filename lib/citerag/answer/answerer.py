@@ -325,18 +325,22 @@ def unstated_heads(question: str, evidence_text: str, answer_text: str, actions:
     when no part's asked thing is stated: a part the documents do not state is reported by the
     composer, and the other parts still deserve their answer."""
     per_part = [[h.word for h in asked_heads(p) if not head_stated(h, evidence_text, answer_text)]
-                + (list(dict.fromkeys(
-                    [v for v in asked_actions(p) if not action_stated(v, evidence_text, answer_text)]
-                    # … and the doer's event in the answer itself: "who first proved X secure?" is not
-                    # answered by a sentence on X beside a cited passage that says "proved"
-                    + [v for v in asked_actions(p, subject_only=True) if not action_stated(v, "", answer_text)]))
-                   if actions else [])
+                + (unstated_actions(p, evidence_text, answer_text) if actions else [])
                 + unshown_quantities(p, answer_text) + unshown_stance(p, answer_text)
                 + contradicted_counts(p, answer_text)
                 for p in split_parts(question)]
     if len(per_part) > 1 and not all(per_part):
         return []
     return [w for part in per_part for w in part]
+
+
+def unstated_actions(question: str, evidence_text: str, answer_text: str) -> list[str]:
+    """The asked events the evidence never mentions; a doer's event ("who first proved X secure?",
+    "which agencies have adopted X?") must be stated by the answer itself: a sentence on X beside a
+    cited passage that says "proved" of something else does not name who proved it."""
+    doers = set(asked_actions(question, subject_only=True))  # (a subset of the asked events)
+    return [v for v in asked_actions(question)
+            if not action_stated(v, "" if v in doers else evidence_text, answer_text)]
 
 
 def decide(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], idf: dict[str, float],

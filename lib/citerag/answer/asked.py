@@ -320,21 +320,6 @@ _QUANTITY = {"money": "an amount of money", "duration": "a duration", "limit": "
              "rate": "a rate (per unit of time)", "frequency": "a frequency"}
 
 
-# "What is the maximum X?", "what's X's minimum Y?": the limit is the thing asked for.
-_ASKS_LIMIT_VALUE = re.compile(r"^\s*what(?:'s|\s+is|\s+are)\s+(?:the\s+|its\s+|their\s+|a\s+)?(?:[\w.+-]+'s\s+)?"
-                               r"(?:maximum|minimum)\b", re.I)
-# What states no value: a name's number ("FIPS 180", "Table 4", "Section 5.4"), a year, a footnote
-# mark ("^6"), a bracketed reference.
-_NOT_A_VALUE = re.compile(r"\b[A-Z][\w-]*\.?\s?\d[\d.-]*|\[[^\]]*\]|\b(?:1[89]|20)\d\d\b|\^\S+")
-_VALUE = re.compile(rf"(?<![\w-])\d|\b(?:zero|one|{NUMBER_WORD}|eleven|twelve|hundred|thousand|million|single)\b",
-                    re.I)
-
-
-def states_value(sentence: str) -> bool:
-    """Does the sentence state a value: a number, in digits or words, that names nothing?"""
-    return _VALUE.search(_NOT_A_VALUE.sub(" ", strip_citations(sentence))) is not None
-
-
 def unshown_quantities(question: str, answer_text: str) -> list[str]:
     """The fixed-unit quantities (money, duration, a limit) a question asks for that the answer
     never shows: a price question answered with a version number, or a maximum answered with a
@@ -429,6 +414,22 @@ _COUNTING_WORDS = _COUNT_WORDS | frozenset(
     "one eleven twelve once twice single both multiple no none zero dozen dozens hundred hundreds thousand thousands "
     "million millions".split())
 _BRACKET_REFERENCE = re.compile(r"\[\d{1,3}(?:[,–-]\s?\d{1,3})*\]")
+
+
+# "What is the maximum X?", "what's X's minimum Y?": the limit is the thing asked for.
+_ASKS_LIMIT_VALUE = re.compile(r"^\s*what(?:'s|\s+is|\s+are)\s+(?:the\s+|its\s+|their\s+|a\s+)?(?:[\w.+-]+'s\s+)?"
+                               r"(?:maximum|minimum)\b", re.I)
+# What states no value: a name's number ("FIPS 180", "Table 4", "Section 5.4"), a year, a footnote
+# mark ("^6"), a bracketed reference.
+_NOT_A_VALUE = re.compile(r"\b[A-Z][\w-]*\.?\s?\d[\d.-]*|\[[^\]]*\]|\b(?:1[89]|20)\d\d\b|\^\S+")
+# (a number standing alone, as a count is written, or a number word)
+_VALUE = re.compile(rf"{_COUNT_DIGIT.pattern}|\b(?:zero|one|{NUMBER_WORD}|eleven|twelve|hundred|thousand|million|"
+                    r"single)\b", re.I)
+
+
+def states_value(sentence: str) -> bool:
+    """Does the sentence state a value: a number, in digits or words, that names nothing?"""
+    return _VALUE.search(_NOT_A_VALUE.sub(" ", strip_citations(sentence))) is not None
 
 
 def _count_head(question: str) -> str:
