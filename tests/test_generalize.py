@@ -1742,7 +1742,7 @@ def test_a_cited_title_asked_about_without_quotes_is_answered_from_its_entry(age
     answered(agents, corpus, question, needs)
 
 
-def test_a_reference_entry_states_authorship_only_when_the_answer_opens_with_it():
+def test_a_reference_entry_states_authorship_when_it_opens_the_answer_or_names_the_asked_work():
     from citerag.answer.asked import action_stated, asked_heads
 
     entry = "[25] Lund A, Okafor B (2021) Breaking Widgets. Proceedings of WidgetConf, pp 1–9. [c1]"
@@ -1752,6 +1752,39 @@ def test_a_reference_entry_states_authorship_only_when_the_answer_opens_with_it(
     assert asked_heads("At which conference did it appear?")[0].type == "citation"
     # the work whose entry names a thing introduced it ("which paper introduced Breaking Widgets?")
     assert action_stated("introduced", "", entry) and action_stated("proposed", "", entry)
+    # further down, an entry states it when its title names the work as the question does, words
+    # side by side; a label may end on a colon
+    later = f"Widgets are broken in linear time [25]. [c2]\n{entry.replace('[25]', '[LO21]:')}"
+    assert action_stated("wrote", "", later, "Who wrote the breaking widgets paper cited in DOC 9?")
+    assert not action_stated("wrote", "", later, "Who wrote the widget code for breaking things?")
+    assert not action_stated("chaired", "", later, "Who chaired the breaking widgets session?")
+
+
+@pytest.mark.parametrize("question, needs", [
+    # the entry is not the answer's first sentence, and its label ends on a colon ("[NSM10]:")
+    ("Who authored National Security Memorandum 10, cited in IR 8547?", "Biden"),
+    # … and "paper" before "cited in" is the work asked for, not a kind of it no passage writes
+    ("Who wrote the KEM combiners paper cited in SP 800-227?", "Giacon"),
+])
+def test_an_entry_further_down_naming_the_asked_work_states_who_wrote_it(agents, question, needs):
+    """Both were refused focus_not_stated: only an answer opening with an entry stated who wrote it."""
+    answered(agents, "default", question, needs)
+
+
+def test_an_entry_on_another_work_of_the_topic_does_not_state_who_wrote_it(agents):
+    """The HQC entry further down ("… HQC encryption framework … error-correcting code") is
+    another work on the topic: its title has the question's words only apart."""
+    refused_noting(agents, "default", "Who wrote the reference code for HQC?", "wrote", reason="focus_not_stated")
+
+
+def test_a_participle_describing_a_noun_ends_its_phrase():
+    from citerag.answer.answerer import modifying
+    from citerag.answer.asked import describing_participle
+
+    assert describing_participle("cited", " in DOC 9?") and describing_participle("generated", " by Bob")
+    assert not describing_participle("cited", " works?") and not describing_participle("blue", " in X")
+    assert modifying("Who wrote the widget paper cited in DOC 9?", ["paper"]) == []
+    assert modifying("Which command draws a violin plot in Tool?", ["violin"]) == ["violin"]
 
 
 @pytest.mark.parametrize("corpus, question, needs", [

@@ -19,6 +19,7 @@ from citerag.answer.asked import (
     asked_actions,
     asked_heads,
     contradicted_counts,
+    describing_participle,
     ends_in_s,
     focus_terms,
     head_stated,
@@ -340,7 +341,7 @@ def unstated_actions(question: str, evidence_text: str, answer_text: str) -> lis
     cited passage that says "proved" of something else does not name who proved it."""
     doers = set(asked_actions(question, subject_only=True))  # (a subset of the asked events)
     return [v for v in asked_actions(question)
-            if not action_stated(v, "" if v in doers else evidence_text, answer_text)]
+            if not action_stated(v, "" if v in doers else evidence_text, answer_text, question)]
 
 
 def decide(qa: QueryAnalysis, drafted: Draft, evidence: list[Evidence], idf: dict[str, float],
@@ -459,7 +460,8 @@ def modifying(question: str, absent: list[str]) -> list[str]:
     passage matches the rest of the question ("which command draws a … plot"), it is about
     another kind. A word followed by a verb ("a pilot verify per flight", "in a hurry run …"), a
     function word, an -ing form, an ordinal or a comparative ("does Bob put *first* in …": no noun
-    follows), or a quantifier ("how many bytes") modifies nothing."""
+    follows), a participle describing it ("a paper *cited* in X"), or a quantifier ("how many
+    bytes") modifies nothing."""
     out = []
     for w in absent:
         if w.lower() in _QUANTIFIERS:
@@ -474,7 +476,8 @@ def modifying(question: str, absent: list[str]) -> list[str]:
         nxt = m.group(1).lower() if m else ""
         second = (m.group(2) or "").lower() if m else ""
         if (m and nxt not in STOPWORDS and nxt not in _DESCRIBING and second not in STOPWORDS
-                and (not _ing_form(nxt) or second) and not _ing_form(second)):
+                and (not _ing_form(nxt) or second) and not _ing_form(second)
+                and not describing_participle(nxt, question[m.end():])):
             out.append(w)
     return out
 
@@ -704,7 +707,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
     absent = [w for w in absent_words(qa.text, vocab, texts) if not subscript_apart(w, texts)] \
         if params.absent_word_min_score else []
     # ... save what the answer states by its form: a reference entry says who "wrote" the work
-    absent = [w for w in absent if not action_stated(w.lower(), "", ans.answer)]
+    absent = [w for w in absent if not action_stated(w.lower(), "", ans.answer, qa.text)]
     best = decision["features"]["best"]
     if absent and best < params.absent_word_min_score:
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,

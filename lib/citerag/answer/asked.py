@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 
 from citerag.answer.citations import strip_citations
 from citerag.text.inflect import IRREGULAR, bases, says_word, spellings, split_camel
@@ -267,8 +268,13 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 **dict.fromkeys("condition conditions circumstance circumstances".split(), "condition")}
 # An "address" is typed only as an e-mail, web or IP address ("to which e-mail address …" is answered
 # by "… addressed to: x@y.org"); a bare "address" may be a data structure ("which address does X set").
-# A reference-list entry: a bracketed label, then authors and a year in parentheses.
-REFERENCE_ENTRY = re.compile(r"^(?:[-*•]\s+)?\[[\w.+-]{1,12}\]\s+[^|]*\(\d{4}[a-z]?\)")
+# A reference-list entry: a bracketed label (some lists put a colon after it: "[ABC10]: Name A …"),
+# then authors and a year in parentheses.
+_ENTRY_LABEL = r"\[[\w.+-]{1,12}\]:?\s+"
+REFERENCE_ENTRY = re.compile(rf"^(?:[-*•]\s+)?{_ENTRY_LABEL}[^|]*\(\d{{4}}[a-z]?\)")
+# … anywhere in an answer, up to the next bracket (a citation marker or the next entry): its
+# authors and year, then its title (group 1)
+_ENTRY_TITLE = re.compile(rf"{_ENTRY_LABEL}[^|\[]{{0,200}}?\(\d{{4}}[a-z]?\)([^\[]{{3,300}})")
 # The events a reference-list entry states by its form: its authors wrote, its venue published, and
 # the document listing it cites the work (see `action_stated`); and the work whose title names a
 # thing introduced or proposed it ("which paper introduced X" → "[10] Name A (2009) X: …").
@@ -713,6 +719,14 @@ def past_form(low: str) -> bool:
     return low in IRREGULAR or (low.endswith("ed") and len(low) >= 5 and "-" not in low and low not in STOPWORDS)
 
 
+def describing_participle(word: str, after: str) -> bool:
+    """A participle describing the noun before it, as a preposition after it shows ("the paper
+    *cited* in X", "the keys *generated* by Y"): the noun ends its phrase there."""
+    low = word.lower()
+    nxt = re.match(r"\s*([a-z]+)", after.lower())
+    return past_form(low) and nxt is not None and nxt.group(1) in _REDUCED_RELATIVE
+
+
 # "Which option of X sets the Y?", "Which chart property draws Z?", "Which command prints …?": a
 # setting or a command asked for by what it does; and "which notation/symbol denotes Y?", a notation
 # asked for by what it denotes (a list of the notation for other things does not answer it). The
@@ -849,21 +863,37 @@ def asked_actions(question: str, subject_only: bool = False) -> tuple[str, ...]:
                 if lows[j] in AUXILIARIES or lows[j] in _WH_WORDS:
                     break
                 if j > i + 1 and past_form(lows[j]) and lows[j - 1] not in STOPWORDS:
-                    if j + 1 < len(lows) and lows[j + 1] in _REDUCED_RELATIVE:
+                    if describing_participle(lows[j], " ".join(lows[j + 1: j + 2])):
                         break  # "which paper cited by X …": a participle describing the noun, not the event
                     out.append(lows[j])
                     break
     return tuple(dict.fromkeys(out))
 
 
-def action_stated(verb: str, evidence_text: str, answer_text: str) -> bool:
+def action_stated(verb: str, evidence_text: str, answer_text: str, question: str = "") -> bool:
     """Does the evidence (or the answer) mention the asked event in some form? Who wrote or
     published a work, and where it appeared, is what an entry of a reference list states without
-    the verb ("[25] Name A (2016) Title. Venue …"): an answer opening with one states those events
-    (one further down is a work the answer passage cites, not the one asked about)."""
-    if bases(verb) & _BIBLIOGRAPHIC_EVENTS and REFERENCE_ENTRY.match(answer_text.lstrip()):
+    the verb ("[25] Name A (2016) Title. Venue …"): an answer opening with one states those events,
+    and so does one further down whose title names the work as the `question` does ("who wrote the
+    KEM combiners paper?" → "… [25] Name A (2018) KEM combiners."); any other entry further down is
+    a work the answer passage cites, not the one asked about."""
+    if bases(verb) & _BIBLIOGRAPHIC_EVENTS and (
+            REFERENCE_ENTRY.match(answer_text.lstrip()) or _entry_titled(answer_text, question)):
         return True
     return says_word(verb, f"{split_camel(evidence_text)} {answer_text}")
+
+
+def _entry_titled(answer_text: str, question: str) -> bool:
+    """Does the answer hold a reference entry whose title has two content words the question has
+    side by side ("KEM combiners", "public-key cryptosystem"), naming the work it asks about? Two
+    words met apart ("the reference code for HQC" against "… the HQC … error-correcting code") name
+    another work on the same topic."""
+    def pairs(text: str) -> set[tuple[str, str]]:
+        words = [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+        return {(a, b) for a, b in pairwise(words) if a not in STOPWORDS and b not in STOPWORDS}
+
+    asked = pairs(question)
+    return any(pairs(m.group(1)) & asked for m in _ENTRY_TITLE.finditer(answer_text))
 
 
 def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
