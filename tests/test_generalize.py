@@ -1695,6 +1695,33 @@ def test_a_capability_the_answer_names_is_answered(agents, corpus, question, nee
     answered(agents, corpus, question, needs)
 
 
+def test_a_capability_said_of_another_thing_does_not_answer_a_follow_up(agents, tmp_path):
+    """"can spans overlap?" after two turns on TableStyle SPAN was answered with "the labels can
+    overlap …" (pie charts) beside the SPAN passage: the capability's word and another of the
+    question's must come in one quoted passage."""
+    eng = chat_engine(agents, "tech-manuals", tmp_path)
+    eng.turn("t", "How does a ReportLab TableStyle SPAN command combine cells?")
+    r = eng.turn("t", "can spans overlap?")
+    assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    # the thing named in the passage's title line, the capability in the step after it
+    ("default", "Can the NTT be computed in place?", "in place"),
+    ("tech-manuals", "Can a Gri if statement have an else block?", "else"),
+])
+def test_a_capability_said_in_a_passage_naming_the_thing_is_answered(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)
+
+
+def test_quoted_passages_are_runs_of_sentences_citing_the_same_keys():
+    from citerag.answer.answerer import _quoted_passages
+
+    text = "Algorithm 9 NTT(f). [c8]\n1: f←f ▷ will compute in place. [c8]\nLabels can overlap. [c2] Spans join. [c1]"
+    assert _quoted_passages(text) == ["Algorithm 9 NTT(f). [c8] 1: f←f ▷ will compute in place. [c8]",
+                                      "Labels can overlap. [c2]", "Spans join. [c1]"]
+
+
 def test_an_email_or_web_address_is_a_typed_thing_and_a_bare_address_is_not():
     from citerag.answer.asked import asked_heads, typing_words
 

@@ -51,6 +51,7 @@ from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
 from citerag.text.inflect import ENDINGS, IRREGULAR, bases, hyphenations, says_word, spellings, split_camel
 from citerag.text.patterns import ACRONYM, NUMBERED_VARIANT
+from citerag.text.sentences import split_cited
 from citerag.text.terms import Scorer
 from citerag.text.tokenize import (
     AUXILIARY_ALTERNATION,
@@ -672,7 +673,32 @@ def unsaid_capability(question: str, answer_text: str, score: Scorer) -> str:
     if not words:
         return ""
     rare = _rarest(words, score, question)
-    return "" if rare in token_set(split_camel(answer_text)) or says_word(rare, answer_text) else rare
+    # (the other word may be a function word: "can it have an *else* block?")
+    others = [w for w in token_set(question) - STOPWORDS - _CLOSED_ADVERBS if w != rare]
+    if m.group(1) or not others:
+        return "" if _says(rare, answer_text) else rare
+    # a "can …" question's capability is said of its subject: one passage the answer quotes (its
+    # sentences citing the same unit in a row) says the rarest word with another of the question's
+    # ("can spans overlap?" is not answered by "labels can overlap" beside a passage on spans)
+    return "" if any(_says(rare, p) and any(_says(w, p) for w in others) for p in _quoted_passages(answer_text)) \
+        else rare
+
+
+def _quoted_passages(answer_text: str) -> list[str]:
+    """The answer's runs of sentences citing the same keys, each joined."""
+    runs: list[tuple[list[str], list[str]]] = []
+    for s in split_cited(answer_text):
+        keys = parse_keys(s)
+        if runs and runs[-1][0] == keys:
+            runs[-1][1].append(s)
+        else:
+            runs.append((keys, [s]))
+    return [" ".join(ss) for _, ss in runs]
+
+
+def _says(word: str, text: str) -> bool:
+    """The word among a text's tokens (camelCase split) or said in another form."""
+    return word in token_set(split_camel(text)) or says_word(word, text)
 
 
 def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict,
