@@ -2608,3 +2608,34 @@ def test_a_number_is_of_the_kind_its_question_names():
 def test_a_number_of_a_kind_no_cited_passage_names_is_refused(agents, corpus, question):
     r = ask(agents, corpus, question).answer
     assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "What is Section 2.3 of FIPS 203 about?", "2.3 Mathematical Symbols"),
+    ("default", "What is Section 4.3 of FIPS 205 about?", "4.3 Member Functions"),
+    ("tech-manuals", "What does section 9.3.46 of the Gri manual cover?", "9.3.46 source"),
+    ("tech-manuals", "What is section 4.3 of the AMC manual about?", "4.3 Questions"),
+])
+def test_what_a_named_section_is_about_is_answered_by_its_title_and_opening(agents, corpus, question, needs):
+    """The old answers quoted a sentence elsewhere that mentions the section ("(see Section 2.3)",
+    "the member functions (Section 4.3) are as shown in Table 3", "use the source command instead
+    (Section 9.3.46 …)"); for the Gri question the section's own passage ranked 18th."""
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused, r.answer.notes
+    assert r.answer.answer.startswith(needs), r.answer.answer[:200]
+    assert all(c["chunk_id"] == r.answer.citations[0]["chunk_id"] for c in r.answer.citations)
+
+
+def test_a_section_is_named_by_its_number_and_its_titles_open_with_it():
+    from citerag.answer.asked import focus_terms
+    from citerag.retrieval.query import asked_section, in_section
+
+    assert asked_section("What is Section 2.3 of DOC 9 about?") == "section 2.3"
+    assert asked_section("What does appendix B cover?") == "appendix b"
+    assert asked_section("What is in Section 4?") == "section 4"
+    assert asked_section("What does Section 3 say about keys?") == "" == asked_section("Which section covers X?")
+    assert in_section("section 2.3", ["2. Terms", "2.3 Mathematical Symbols"])
+    assert in_section("section 4.4", ["4.4. Key Confirmation"]) and in_section("appendix b", ["Appendix B. Notes"])
+    assert not in_section("section 2.3", ["2.3.1 Other"]) and not in_section("section 2", ["12 Two"])
+    # "Section" before its number is no name the evidence must write; the number is the focus
+    assert focus_terms("What is Section 2.3 of DOC 9 about?", (), ("DOC 9",)) == ("2.3",)

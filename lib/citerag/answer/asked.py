@@ -1066,7 +1066,10 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     covered = " ".join(found).lower()
     found += [m.group(0) for m in _YEAR_OR_NUMBER.finditer(question) if m.group(0).lower() not in covered]
     covered = " ".join(found).lower()
-    found += [n for n in proper_names(question) if n.lower() not in covered]
+    # (a capitalised locator before its number, "Section 2.3", is no name: the number is the focus,
+    # and the section's own passages write "2.3 Title", never "Section")
+    found += [n for n in proper_names(question) if n.lower() not in covered and not (
+        n.lower() in LOCATOR_HEADS and re.search(rf"\b{n}\s+[A-Z]?\d", question))]
     found += [n for n in CAMEL_NAME.findall(question) if n[0].islower() and n.lower() not in covered]
     # a command-line option written with its dash or dashes, as the cited evidence must write it
     found += [n for n in COMMAND_OPTION.findall(question) if n.lower() not in covered]

@@ -34,7 +34,7 @@ from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
 from citerag.answer.units import Passage, Unit, announces, passages, states_default, units
 from citerag.core.params import AnswerParams
-from citerag.retrieval.query import QueryAnalysis, content_words, definition_subject
+from citerag.retrieval.query import QueryAnalysis, asked_section, content_words, definition_subject, in_section
 from citerag.retrieval.rerank import is_overview
 from citerag.text.inflect import says_word
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
@@ -308,7 +308,8 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
             return _with_other_parts(draft, steps, qa, want, evidence, all_units, params, idf, ordinary, score)
 
     if not want.multi or topics:
-        preferred = _preferred(qa, all_units, score, params, {ev.key: ev.doc_id for ev in evidence})
+        preferred = _section_opening(qa, evidence, all_units) or _preferred(
+            qa, all_units, score, params, {ev.key: ev.doc_id for ev in evidence})
         if preferred:
             s = score(" ".join(u.text for u in preferred))
             t = type_match(want.types, " ".join(u.text for u in preferred), want.acronym)
@@ -785,6 +786,25 @@ def _cite_all(us: list[Unit]) -> str:
 
 _REFERS_BACK = re.compile(rf"\b(?:{PERSONAL_PRONOUNS})\b", re.I)
 _PARAM_WORDS = re.compile(r"\b(size|sizes|how (big|large|long)|bytes?|bits?|value|length|category|categories)\b", re.I)
+
+
+def _section_opening(qa: QueryAnalysis, evidence: list[Evidence], all_units: list[Unit]) -> list[Unit]:
+    """"What is Section 2.3 (of DOC) about?" is answered by the section's title and first unit,
+    from the passage opening it (its text starts with the title), restated "2.3 Mathematical
+    Symbols: …"; a sentence elsewhere mentioning "(see Section 2.3)" says nothing of its subject.
+    Nothing when no retrieved passage opens the section (of a named document)."""
+    anchor = asked_section(qa.text)
+    if not anchor:
+        return []
+    for ev in evidence:
+        title = next((h for h in reversed(ev.heading.split(" > ")) if in_section(anchor, [h])), "")
+        if not title or (qa.docs and ev.doc_id not in qa.docs) or not ev.text.lstrip().startswith(title):
+            continue
+        first = next((u for u in all_units if u.key == ev.key and u.kind != "title"), None)
+        if first is not None:
+            title = re.sub(r"^(\d+(?:\.\d+)*)\.\s", r"\1 ", title)  # "4.4." ends no sentence
+            return [replace(first, text=f"{title}: {first.text}")]
+    return []
 
 
 def _preferred(qa: QueryAnalysis, all_units: list[Unit], score, params: AnswerParams,

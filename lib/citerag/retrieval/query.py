@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from citerag.text.patterns import CAMEL_NAME, LOCATOR_QUESTION, identifiers, names_place, proper_names, quoted_phrases
@@ -132,8 +132,41 @@ def is_broad(text: str, titles: tuple[str, ...] = (), mentions: tuple[str, ...] 
     return bool(wanted) and any(len(wanted & set(content_words(t))) >= 0.75 * len(wanted) for t in titles)
 
 
+# "What is Section 2.3 (of DOC) about?", "What does Appendix B cover?", "What is in Section 4?":
+# the section's title and opening say it.
+_ABOUT_SECTION = re.compile(
+    r"^\s*what\s+(?:(?:is|are)\s+(?:in\s+|the\s+(?:subject|topic|title)\s+of\s+)?(?:the\s+)?"
+    r"(?P<a>(?:section|appendix)\s+(?:[A-Z]?\d+(?:\.\d+)*|[A-Z]))\b(?:\s+(?:of|in)\s+[^?]+?)?"
+    r"(?:\s+(?:about|titled|called|named))?"
+    r"|(?:does|do)\s+(?:the\s+)?(?P<b>(?:section|appendix)\s+(?:[A-Z]?\d+(?:\.\d+)*|[A-Z]))\b"
+    r"(?:\s+(?:of|in)\s+[^?]+?)?\s+(?:cover|describe|discuss|contain|present|explain|deal\s+with))\s*\??\s*$", re.I)
+
+
+def asked_section(text: str) -> str:
+    """The anchor ("section 2.3") of a question asking what a named section is about or titled
+    ("" for any other question)."""
+    m = _ABOUT_SECTION.match(text)
+    return " ".join((m.group("a") or m.group("b")).lower().split()) if m else ""
+
+
 def anchors(text: str) -> list[str]:
     return [f"{m.group(1).lower()} {m.group(2).lower()}" for m in _ANCHOR.finditer(text)]
+
+
+def in_section(anchor: str, heading_path: list[str]) -> bool:
+    """The chunk is part of the section or appendix an anchor names ("section 2.3"): one of its
+    section titles opens with that number ("2.3 Mathematical Symbols", "Appendix B. Notes"). A
+    chunk elsewhere that mentions "(see Section 2.3)" is not what a question about it wants."""
+    kind, _, num = anchor.partition(" ")
+    if kind not in ("section", "appendix") or not num:
+        return False
+    opens = _section_title_re(num)
+    return any(opens.match(h) for h in heading_path)
+
+
+@lru_cache(maxsize=1024)
+def _section_title_re(num: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:(?:section|appendix)\s+)?{re.escape(num)}(?:\.|:)?\s", re.I)
 
 
 def content_words(text: str) -> list[str]:

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from citerag.build.chunk import Chunk
 from citerag.core.params import RerankWeights
-from citerag.retrieval.query import QueryAnalysis, content_words
+from citerag.retrieval.query import QueryAnalysis, content_words, in_section
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
 from citerag.text.patterns import GLOSSARY_HEADING, holds_any, query_phrases
 
@@ -104,7 +104,7 @@ def features(q: QueryAnalysis, chunk: Chunk, fused_norm: float, dense_sim: float
     f["heading"] = (sum(w in hw for w in q.content_words) / len(q.content_words)) if q.content_words else 0.0
     anchor = 0.0
     for a in q.anchors:
-        if _line_start_re(a).search(text_lower):
+        if _line_start_re(a).search(text_lower) or in_section(a, chunk.heading_path):
             anchor = 1.0
         elif _has_token(text_lower, a):
             anchor = max(anchor, 0.3)
