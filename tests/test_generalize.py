@@ -2639,3 +2639,32 @@ def test_a_section_is_named_by_its_number_and_its_titles_open_with_it():
     assert not in_section("section 2.3", ["2.3.1 Other"]) and not in_section("section 2", ["12 Two"])
     # "Section" before its number is no name the evidence must write; the number is the focus
     assert focus_terms("What is Section 2.3 of DOC 9 about?", (), ("DOC 9",)) == ("2.3",)
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, needs", [
+    ("default", "What does code signing involve, according to IR 8547?",
+     "and how long have past cryptographic migrations taken?", "over a decade"),
+    ("tech-manuals", "How do I build Gri on a Mac with MacPorts?", "and how long does the build take?",
+     "several minutes"),
+])
+def test_a_duration_counted_in_words_answers_how_long(agents, tmp_path, corpus, first, follow_up, needs):
+    """Both follow-ups were refused: the validator wanted a digit for "how long" (off_topic), the
+    focus check a duration written with one."""
+    eng = chat_engine(agents, corpus, tmp_path)
+    eng.turn("t", first)
+    r = eng.turn("t", follow_up)
+    assert not r.refused and needs in r.answer, (r.refusal_reason, r.answer[:300])
+
+
+def test_a_duration_in_words_is_a_duration_and_a_second_is_an_ordinal():
+    from citerag.answer.asked import CUES
+
+    assert CUES["duration"].search("it has taken over a decade") and CUES["duration"].search("two years")
+    assert not CUES["duration"].search("a second column from a second file")
+
+
+def test_an_attribute_asked_for_is_named_by_its_code_name(agents):
+    """"minimumTickSpacing: This is used when valueStep is set to None" names the attribute without
+    the word; and the question's "valueStep" is said by the answer's camelCase "valueStep"."""
+    answered(agents, "tech-manuals", "Which attribute sets how close together tick marks of a ReportLab value axis "
+                                     "may be when valueStep is None?", "minimumTickSpacing")

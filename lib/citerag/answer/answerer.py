@@ -632,7 +632,8 @@ def unsaid_setting(question: str, answer_text: str, score: Scorer) -> str:
     object_words, qualifier = setting_words(question)
     if not object_words and not qualifier:
         return ""
-    said = token_set(split_camel(answer_text))
+    # (a camelCase name is said whole, as the question's word is read, or in its parts)
+    said = token_set(split_camel(answer_text)) | token_set(answer_text)
     for words in (object_words, qualifier):
         # the object, then the phrase qualifying it ("… writes the values in double precision")
         if words:

@@ -141,7 +141,10 @@ CUES: dict[str, re.Pattern[str]] = {
                         r"\b(?:free of charge|no charge|at no cost|for free|is free)\b", re.I),
     "duration": re.compile(r"\b\d[\d,.]*\s?(?:ms|µs|ns|milliseconds?|microseconds?|nanoseconds?|s|secs?|seconds?|"
                            r"mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?)\b|"
-                           r"\b(?:instantly|immediately|a few (?:seconds|minutes))\b", re.I),
+                           r"\b(?:instantly|immediately|a few (?:seconds|minutes))\b|"
+                           # … or counted in words ("over a decade", "two years")
+                           rf"\b(?:a|an|several|many|{NUMBER_WORD})\s+(?:decades?|centur(?:y|ies)|years?|months?|weeks?|"
+                           r"days?|hours?|minutes?)\b", re.I),  # ("a second" is most often an ordinal)
     "limit": re.compile(r"\b(?:maximum|minimum|max|min|at most|at least|up to|limit|limits|limited|no more than|"
                         r"no less than|exceeds?|exceeded|exceeding|upper bound|lower bound|largest|smallest|highest|"
                         r"lowest)\b|[≤≥]", re.I),
@@ -266,6 +269,9 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 **dict.fromkeys("url urls website websites".split(), "address"),
                 # "under what condition …" by a clause that sets one ("… is secure if X is hard")
                 **dict.fromkeys("condition conditions circumstance circumstances".split(), "condition")}
+# Settings an object has, named in code ("minimumTickSpacing") as often as the text calls them so;
+# untyped heads otherwise (a passage saying "attribute" states one too).
+_CODE_NAMED = frozenset("attribute attributes property properties".split())
 # An "address" is typed only as an e-mail, web or IP address ("to which e-mail address …" is answered
 # by "… addressed to: x@y.org"); a bare "address" may be a data structure ("which address does X set").
 # A reference-list entry: a bracketed label (some lists put a colon after it: "[ABC10]: Name A …"),
@@ -902,6 +908,8 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         words = token_set(split_camel(text))
         return any(_names_word(w, words) for w in (head.word, *head.alternatives))
 
+    if head.word.lower() in _CODE_NAMED and CUES["code"].search(answer_text):
+        return True  # "which attribute sets X?" → "minimumTickSpacing: …" (or a passage saying "attribute")
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself
         return bool(CUES[head.type].search(answer_text)) or names_it(answer_text)
     if head.type == "number" and head.word.lower() not in _UNTYPED_VALUES:
