@@ -2668,3 +2668,22 @@ def test_an_attribute_asked_for_is_named_by_its_code_name(agents):
     the word; and the question's "valueStep" is said by the answer's camelCase "valueStep"."""
     answered(agents, "tech-manuals", "Which attribute sets how close together tick marks of a ReportLab value axis "
                                      "may be when valueStep is None?", "minimumTickSpacing")
+
+
+def test_a_footnote_mark_is_no_count_and_such_is_no_noun():
+    from citerag.answer.asked import asked_heads, unshown_quantities, without_marks
+
+    assert without_marks("> 2The lab will run tests. [c1]").strip() == "The lab will run tests."
+    assert asked_heads("how many such tests does the lab run?")[0].word == "tests"
+    assert unshown_quantities("how many such tests does the lab run?", "> 1The lab runs random tests. [c1]")
+    assert not unshown_quantities("how many such tests does the lab run?", "The lab runs 12 tests. [c1]")
+
+
+def test_a_count_a_footnote_mark_stands_beside_is_refused(agents, tmp_path):
+    """"how many such tests does it run?" was answered with the footnote "> 1The CMVP will perform
+    random input-output tests …": its mark read as a count, and "such" hid the counted noun."""
+    eng = chat_engine(agents, "default", tmp_path)
+    eng.turn("t", "What does requirement RM1 of SP 800-227 say implementations must do?")
+    eng.turn("t", "and how will the CMVP check that?")
+    r = eng.turn("t", "how many such tests does it run?")
+    assert r.refused, r.answer[:300]

@@ -463,17 +463,27 @@ def _counted_before(words: list[str], j: int) -> bool:
                for k in range(max(0, j - 3), j))
 
 
+# A footnote's mark as the build writes it, glued to the note's first word ("> 2The CMVP will …")
+_FOOTNOTE_MARK = re.compile(r"(?:^|(?<=\s))>\s?\d{1,2}(?=[A-Z][a-z])", re.M)
+
+
+def without_marks(text: str) -> str:
+    """The text without what numbers a place rather than counts: citation markers, bracketed
+    references ("decoder [38]") and footnote marks."""
+    return _FOOTNOTE_MARK.sub(" ", _BRACKET_REFERENCE.sub(" ", strip_citations(text)))
+
+
 def _count_shown(counted: str, sentences: list[str]) -> bool:
     """A count of the thing shows as a number in a sentence naming it, or in the sentence right
     after ("NameLines: number of lines in the box." then "Default is 2."); a bracketed reference
-    ("decoder [38]") is no count. "Some fonts contain glyphs" next to an encoding's number does not
+    ("decoder [38]") or a footnote's mark is no count. "Some fonts contain glyphs" next to an encoding's number does not
     say how many glyphs."""
     want = stem(counted.lower())
     for i, s in enumerate(sentences):
         # (words as written, a compound whole: "coordinate-wise" names no coordinates)
         words = re.findall(r"[a-z][\w-]*", s.lower())
         if want in {stem(w) for w in words}:
-            near = [_BRACKET_REFERENCE.sub(" ", strip_citations(t)) for t in sentences[i:i + 2]]
+            near = [without_marks(t) for t in sentences[i:i + 2]]
             if any(_COUNT_DIGIT.search(t) for t in near):
                 return True
             # a count in words is the thing's own only before it ("two pages from the same
@@ -584,6 +594,8 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             low = w.lower()
             if low in _ADVERBS and w == raw:
                 continue  # "what else does X take", "what exactly is the size of X": no noun of its own
+            if low == "such" and not words:
+                continue  # "how many such tests …": the noun after it
             # an acronym opening the phrase before a lower-case noun modifies it ("which ABC vendors")
             acronym_modifier = (i == 0 and w == raw and ACRONYM.fullmatch(w) is not None and len(rest) > 1
                                 and rest[1].strip("?,.;:!").isalpha() and rest[1].strip("?,.;:!").islower()

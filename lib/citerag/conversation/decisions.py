@@ -24,7 +24,15 @@ from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from citerag.answer.answerer import written_compound
-from citerag.answer.asked import CUES, PREPOSITION_ALTERNATION, asked_heads, defined_span, leading_scope, past_form
+from citerag.answer.asked import (
+    CUES,
+    PREPOSITION_ALTERNATION,
+    asked_heads,
+    defined_span,
+    leading_scope,
+    past_form,
+    without_marks,
+)
 from citerag.answer.citations import check_citations, split_sentences, strip_citations
 from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, definition_subject, detect_mode
@@ -1094,7 +1102,7 @@ class Decider:
                                   f"the follow-up's own terms are not in the cited text: {', '.join(lost)}", soft=True)
         # (a duration may be counted in words: "how long …?" → "over a decade")
         if qa.mode == "parameter" and re.search(r"\b(how (big|large|long|many)|size)\b", qa.text, re.I) \
-                and not numbers(strip_citations(answer_text)) and not (
+                and not numbers(without_marks(answer_text)) and not (
                     re.search(r"\bhow long\b", qa.text, re.I) and CUES["duration"].search(answer_text)):
             return Validation(False, True, False, "off_topic", "a size question answered without a number")
         return Validation(True, True, True)
