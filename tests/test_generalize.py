@@ -2687,3 +2687,12 @@ def test_a_count_a_footnote_mark_stands_beside_is_refused(agents, tmp_path):
     eng.turn("t", "and how will the CMVP check that?")
     r = eng.turn("t", "how many such tests does it run?")
     assert r.refused, r.answer[:300]
+
+
+def test_a_follow_up_word_the_light_stemmer_cuts_oddly_is_written(agents, tmp_path):
+    """"accesses" is the token "accesse", which no document writes ("access" is): the follow-up was
+    refused off_topic as asking about a word the documents never write."""
+    eng = chat_engine(agents, "tech-manuals", tmp_path)
+    eng.turn("t", "What does Gri's rpn argc operator return?")
+    r = eng.turn("t", "and what results if argv accesses beyond the supplied arguments?")
+    assert not r.refused and "single blank character" in r.answer, (r.refusal_reason, r.answer[:300])

@@ -1082,8 +1082,10 @@ class Decider:
             # a word written inside a camel-case name ("unpacks" in "WordUnpack") is written
             have = token_set(split_camel(f"{cited_text} {answer_text}").lower())
             # a compound in another inflection is written ("re-encrypts" for "re-encrypt")
+            # (the light stemmer reads "accesses" as "accesse": the corpus writes "access")
             unwritten = [t for t in own if t not in have and t not in self.idf
-                         and not written_compound(t, self.idf.keys(), [cited])]
+                         and not written_compound(t, self.idf.keys(), [cited])
+                         and not (t.endswith("se") and t[:-1] in self.idf)]
             # … and a function word ("myself", "afterwards") names nothing asked about, as for a
             # question's absent words (the list loads only when some word is unwritten; stemmed as
             # the tokens are: "afterwards" is the token "afterward")
