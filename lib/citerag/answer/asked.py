@@ -1089,7 +1089,7 @@ def focus_terms(question: str, identifiers: tuple[str, ...], doc_mentions: tuple
     # (a capitalised locator before its number, "Section 2.3", is no name: the number is the focus,
     # and the section's own passages write "2.3 Title", never "Section")
     found += [n for n in proper_names(question) if n.lower() not in covered and not (
-        n.lower() in LOCATOR_HEADS and re.search(rf"\b{n}\s+[A-Z]?\d", question))]
+        n.lower() in LOCATOR_HEADS and re.search(rf"\b{re.escape(n)}\s+[A-Z]?\d", question))]
     found += [n for n in CAMEL_NAME.findall(question) if n[0].islower() and n.lower() not in covered]
     # a command-line option written with its dash or dashes, as the cited evidence must write it
     found += [n for n in COMMAND_OPTION.findall(question) if n.lower() not in covered]
