@@ -881,7 +881,7 @@ def asked_actions(question: str, subject_only: bool = False) -> tuple[str, ...]:
                 if lows[j] in AUXILIARIES or lows[j] in _WH_WORDS:
                     break
                 if j > i + 1 and past_form(lows[j]) and lows[j - 1] not in STOPWORDS:
-                    if describing_participle(lows[j], " ".join(lows[j + 1: j + 2])):
+                    if describing_participle(lows[j], " ".join(lows[j + 1:])):
                         break  # "which paper cited by X …": a participle describing the noun, not the event
                     out.append(lows[j])
                     break

@@ -746,9 +746,13 @@ def with_section(p: Passage, heads: tuple[Head, ...], text_of: dict[str, str]) -
     if not any(h.word.lower() not in words and h.word.lower() in title for h in heads) and not (
             any(h.type == "locator" for h in heads) and _numbered_title(p)):
         return p
-    # "4.4. Key Confirmation" is restated "4.4 Key Confirmation": the number's dot would end a sentence
-    section = re.sub(r"^(\d+(?:\.\d+)*)\.\s", r"\1 ", section)
-    return Passage([replace(p.head, text=f"{section}: {p.head.text}"), *p.units[1:]])
+    return Passage([replace(p.head, text=f"{_restated_title(section)}: {p.head.text}"), *p.units[1:]])
+
+
+def _restated_title(title: str) -> str:
+    """A section title as an answer sentence opens with it: "4.4. Key Confirmation" is restated
+    "4.4 Key Confirmation" (the number's dot would end a sentence)."""
+    return re.sub(r"^(\d+(?:\.\d+)*)\.\s", r"\1 ", title)
 
 
 def _side_name(topic: str, others: tuple[str, ...] = ()) -> str:
@@ -802,8 +806,7 @@ def _section_opening(qa: QueryAnalysis, evidence: list[Evidence], all_units: lis
             continue
         first = next((u for u in all_units if u.key == ev.key and u.kind != "title"), None)
         if first is not None:
-            title = re.sub(r"^(\d+(?:\.\d+)*)\.\s", r"\1 ", title)  # "4.4." ends no sentence
-            return [replace(first, text=f"{title}: {first.text}")]
+            return [replace(first, text=f"{_restated_title(title)}: {first.text}")]
     return []
 
 
