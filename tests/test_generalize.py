@@ -1690,6 +1690,9 @@ def test_a_frequency_the_answer_states_is_answered(agents, corpus, question, nee
     # support stated in the words that name it, and in another verb ("defines … a pre-hashing step")
     ("default", "Does ML-DSA support pre-hashing of the message?", "pre-hash"),
     ("tech-manuals", "Does Gri support Oriental languages?", "Oriental"),
+    # said in one quoted passage with the thing: its title line, then the step ("compute in place")
+    ("default", "Can the NTT be computed in place?", "in place"),
+    ("tech-manuals", "Can a Gri if statement have an else block?", "else"),
 ])
 def test_a_capability_the_answer_names_is_answered(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
@@ -1703,15 +1706,6 @@ def test_a_capability_said_of_another_thing_does_not_answer_a_follow_up(agents, 
     eng.turn("t", "How does a ReportLab TableStyle SPAN command combine cells?")
     r = eng.turn("t", "can spans overlap?")
     assert r.refused and r.refusal_reason == "focus_not_stated", r.answer[:300]
-
-
-@pytest.mark.parametrize("corpus, question, needs", [
-    # the thing named in the passage's title line, the capability in the step after it
-    ("default", "Can the NTT be computed in place?", "in place"),
-    ("tech-manuals", "Can a Gri if statement have an else block?", "else"),
-])
-def test_a_capability_said_in_a_passage_naming_the_thing_is_answered(agents, corpus, question, needs):
-    answered(agents, corpus, question, needs)
 
 
 def test_quoted_passages_are_runs_of_sentences_citing_the_same_keys():
