@@ -2690,3 +2690,34 @@ def test_a_follow_up_word_the_light_stemmer_cuts_oddly_is_written(agents, tmp_pa
     eng.turn("t", "What does Gri's rpn argc operator return?")
     r = eng.turn("t", "and what results if argv accesses beyond the supplied arguments?")
     assert not r.refused and "single blank character" in r.answer, (r.refusal_reason, r.answer[:300])
+
+
+def test_a_kind_is_named_by_its_other_names():
+    from citerag.answer.asked import Head, head_stated, kin
+
+    assert kin("function")[0] == "function" and "command" in kin("function") and "algorithm" in kin("Functions")
+    assert kin("language") == ("language", "languages", "script", "scripts")
+    assert kin("fee") == ("fee",)
+    text = "This is patterned after the unix command getenv. [c1]"
+    assert head_stated(Head("function", "code"), text, text)
+    assert not head_stated(Head("license"), text, text)
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    # the text calls it a command
+    ("tech-manuals", "Which unix function is Gri's get env command patterned after?", "getenv"),
+    # … a script
+    ("tech-manuals", "Which scripting language does Gri's running-mean skyline example call to bin the data?", "perl"),
+    # … (a table of) algorithms
+    ("default", "With which hash functions does IR 8547 list LMS and HSS at 192 bits of security strength?",
+     "SHA-256/192"),
+])
+def test_a_kind_the_text_calls_by_another_name_is_answered(agents, corpus, question, needs):
+    """The asked thing's kind word ("function", "language") was never written by the cited text, which
+    names the same kind otherwise; the question was refused focus_not_stated."""
+    answered(agents, corpus, question, needs)
+
+
+def test_a_kind_of_thing_no_cited_text_names_is_still_refused(agents):
+    """Guard: the kin of "command" are no licence to answer with any passage on the topic."""
+    assert ask(agents, "tech-manuals", "Which AMC command prints the answer sheets on A3 paper?").answer.refused

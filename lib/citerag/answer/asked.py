@@ -272,6 +272,22 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
 # Settings an object has, named in code ("minimumTickSpacing") as often as the text calls them so;
 # untyped heads otherwise (a passage saying "attribute" states one too).
 _CODE_NAMED = frozenset("attribute attributes property properties".split())
+# Kinds a manual calls by several names: a text calling a thing a "command" names the "function"
+# asked about ("patterned after the unix command getenv"), a "script" names a "language" ("a perl
+# script"). General software English, not any corpus's vocabulary.
+_KIND_FAMILIES = (frozenset("function functions command commands routine routines subroutine subroutines "
+                            "procedure procedures method methods macro macros algorithm algorithms".split()),
+                  frozenset("language languages script scripts".split()),
+                  frozenset("setting settings option options parameter parameters".split()),
+                  frozenset("tool tools program programs utility utilities".split()))
+
+
+def kin(word: str) -> tuple[str, ...]:
+    """The other names of the kind `word` names (itself first)."""
+    low = word.lower()
+    return (word, *sorted(next((f - {low} for f in _KIND_FAMILIES if low in f), ())))
+
+
 # An "address" is typed only as an e-mail, web or IP address ("to which e-mail address …" is answered
 # by "… addressed to: x@y.org"); a bare "address" may be a data structure ("which address does X set").
 # A reference-list entry: a bracketed label (some lists put a colon after it: "[ABC10]: Name A …"),
@@ -918,7 +934,7 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
     def names_it(text: str) -> bool:
         words = token_set(split_camel(text))
-        return any(_names_word(w, words) for w in (head.word, *head.alternatives))
+        return any(_names_word(w, words) for w in (*kin(head.word), *head.alternatives))
 
     if head.word.lower() in _CODE_NAMED and CUES["code"].search(answer_text):
         return True  # "which attribute sets X?" → "minimumTickSpacing: …" (or a passage saying "attribute")
