@@ -2721,3 +2721,22 @@ def test_a_kind_the_text_calls_by_another_name_is_answered(agents, corpus, quest
 def test_a_kind_of_thing_no_cited_text_names_is_still_refused(agents):
     """Guard: the kin of "command" are no licence to answer with any passage on the topic."""
     assert ask(agents, "tech-manuals", "Which AMC command prints the answer sheets on A3 paper?").answer.refused
+
+
+def test_a_package_is_named_by_the_line_loading_it():
+    from citerag.answer.asked import CUES, Head, asked_heads, head_stated
+
+    assert asked_heads("Which package must users install?")[0] == Head("package", "package")
+    for line in ("import numpy as np", "<mark>from reportlab.lib import colors</mark>", "sudo apt-get install msmtp",
+                 "pip install pypdf", "\\usepackage{amsmath}", ">>> import sympy"):
+        assert CUES["package"].search(line), line
+    # prose about importing data names no package
+    assert not CUES["package"].search("Data formats, import, and export. A module may import or export keys.")
+    text = "<mark>sudo apt-get install msmtp</mark>. [c1]"
+    assert head_stated(Head("package", "package"), text, text)
+    assert not head_stated(Head("package", "package"), "Configure the account first. [c1]", "Configure it. [c1]")
+
+
+def test_a_package_installed_by_a_command_line_is_answered(agents):
+    """"sudo apt-get install msmtp" never says "package": the question was refused focus_not_stated."""
+    answered(agents, "tech-manuals", "Which package must Linux users install to configure AMC to use GMAIL?", "msmtp")

@@ -185,6 +185,11 @@ CUES: dict[str, re.Pattern[str]] = {
     "address": re.compile(r"\bhttps?:\s?//\S+|\bwww\.\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|"
                           r"\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|gov|edu|int|io)\b"),
     # a clause setting a condition
+    # a package, library or module named by the line loading it ("import numpy as np", "from x
+    # import y", "sudo apt-get install msmtp", "\\usepackage{x}"): manuals show these far more often
+    # than they call the thing a package
+    "package": re.compile(r"(?m)(?:^|<mark>|>>>)\s*(?:from\s+[\w.]+\s+)?import\s+[\w.]+|"
+                          r"\b(?:apt-get|apt|pip3?|yum|dnf|brew|conda|npm|tlmgr)\s+install\s+\w|\\usepackage\b"),
     "condition": re.compile(r"\b(?:if|when|whenever|unless|provided|as long as|only when|in case)\b", re.I),
     "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
                             r"make|create|add|set|enter|open)\b", re.I),
@@ -265,6 +270,8 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 **dict.fromkeys("version versions".split(), "version"),
                 # "which section/table …" by a numbered title or a named part ("10.2 Key Generation")
                 **dict.fromkeys(LOCATOR_HEADS, "locator"),
+                # "which package/library …" by the line loading it ("import numpy", "apt-get install x")
+                **dict.fromkeys("package packages library libraries module modules".split(), "package"),
                 # "which URL / website …" by the address itself ("Available at https://…")
                 **dict.fromkeys("url urls website websites".split(), "address"),
                 # "under what condition …" by a clause that sets one ("… is secure if X is hard")
@@ -960,8 +967,8 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         # be answered by a list of names that never says so: measured, it lost one.)
         return bool(CUES["number"].search(_BRACKET_REFERENCE.sub("", strip_citations(answer_text)))) or names_it(
             answer_text)
-    if head.type in ("condition", "title"):  # set by a clause ("… secure if X is hard"), a title by a
-        # reference entry; or named as one
+    if head.type in ("condition", "title", "package"):  # set by a clause ("… secure if X is hard"), a title by a
+        # reference entry, a package by the line loading it; or named as one
         return bool(CUES[head.type].search(answer_text)) or names_it(evidence_text)
     if head.type:
         return bool(CUES[head.type].search(answer_text))
