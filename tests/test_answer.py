@@ -1217,3 +1217,17 @@ def test_a_step_ending_on_a_colon_is_done_by_the_step_after_it():
     case = next(k for k in chains if "case BETA-2" in k)
     assert [t for t in chains[case]][1:] == [next(k for k in chains if "1.2.3.2" in k)]
     assert len(chains[next(k for k in chains if "1.2.3.1" in k)]) == 1
+
+
+def test_a_compound_the_corpus_never_writes_hyphenated_is_held_by_its_words():
+    """"byte-array" in a corpus that writes "byte arrays": a term no text can hold, it weighed as
+    the rarest word, and the passage that answers held too small a share to count as a hit. A
+    compound with a word the corpus never writes ("refactor") still weighs."""
+    from citerag.text.terms import Scorer
+
+    idf = {"byte": 1.5, "array": 2.5, "format": 4.0, "storage": 5.0, "required": 2.7, "gri": 0.7, "mode": 2.0}
+    score = Scorer(analyse("Is the byte-array format required for storage?"), idf)
+    assert "byte-array" not in score.weights
+    assert score("This format of byte arrays is not required for storage.") == 1.0
+    refactor = Scorer(analyse("What does the gri-refactor mode do?"), idf)
+    assert "gri-refactor" in refactor.weights and refactor("The gri mode does a lot.") < 0.5

@@ -2740,3 +2740,15 @@ def test_a_package_is_named_by_the_line_loading_it():
 def test_a_package_installed_by_a_command_line_is_answered(agents):
     """"sudo apt-get install msmtp" never says "package": the question was refused focus_not_stated."""
     answered(agents, "tech-manuals", "Which package must Linux users install to configure AMC to use GMAIL?", "msmtp")
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "Is the byte-array format used by FIPS validation tests required for internal storage, according to "
+                "SP 800-227?", "not a requirement for internal storage"),
+    ("tech-manuals", "Which command should be used for all choices when post-correcting in AMC?", "wrongchoice"),
+])
+def test_a_compound_the_corpus_writes_apart_does_not_sink_the_evidence(agents, corpus, question, needs):
+    """"byte-array" (the corpus writes "byte arrays"), "post-correcting" (never hyphenated): each
+    weighed as the rarest word, the answering passage fell short of a relevant hit and the question
+    was refused (budget_exhausted, insufficient_evidence)."""
+    answered(agents, corpus, question, needs)

@@ -18,6 +18,7 @@ from citerag.text.patterns import WRAPPED_NAME, named_by_kind, named_by_title, n
 from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
+_PLAIN_COMPOUND = re.compile(r"[a-z]{2,}(?:-[a-z]{2,})+")
 _ACCORDING = re.compile(r"\baccording\s+to\b", re.I)
 # How a question about a cited work is asked ("who *wrote* the … paper *cited* in X"): a reference
 # entry states its authors, year and venue, never these verbs. (The nouns stay: "paper", "title"
@@ -78,6 +79,13 @@ class Scorer:
             self.weights[t] = self.weights.get(t, 1.0) * 3
         for a in qa.anchors:
             self.weights[a] = self.weights.get(a, 1.0) * 3
+        # A compound of plain words the corpus never writes hyphenated ("byte-array" where it writes
+        # "byte arrays") is held by its words, which are weighed already: as a term no text can
+        # hold, it weighed as the rarest word (thrice when read as a name), and a passage stating
+        # the asked fact in the corpus's own words fell short of a relevant hit.
+        for t in [t for t in self.weights if t not in idf and _PLAIN_COMPOUND.fullmatch(t)]:
+            if all(w in self.weights and w in idf for w in t.split("-")):
+                del self.weights[t]
         # A plain word named by its kind ("the margin option") is a setting's name: it counts as an
         # identifier does, not by its low idf as an English word.
         for t in {t for w in named_by_kind(qa.text) for t in tokenize(w)} - {i.lower() for i in qa.identifiers}:
