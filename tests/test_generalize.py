@@ -2752,3 +2752,34 @@ def test_a_compound_the_corpus_writes_apart_does_not_sink_the_evidence(agents, c
     weighed as the rarest word, the answering passage fell short of a relevant hit and the question
     was refused (budget_exhausted, insufficient_evidence)."""
     answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, wanted", [
+    # a passive question's subject, not the complement after its participle
+    ("default", "When is key derivation needed for a KEM, according to SP 800-227?",
+     "and which publication specifies it?", "key derivation"),
+    ("tech-manuals", "How is the grayscale mapping created from a histogram in Gri?", "and which method does it use?",
+     "grayscale mapping"),
+    # a document named by the scheme it specifies, narrowed by the question
+    ("default", "What input checks does ML-KEM decapsulation require?", "and what happens if the hash check fails?",
+     "ML-KEM decapsulation"),
+])
+def test_a_follow_up_keeps_the_earlier_questions_own_topic(agents, tmp_path, corpus, first, follow_up, wanted):
+    """"it" after "When is key derivation needed for a KEM?" was read as the KEM, after "How is the
+    grayscale mapping created from a histogram?" as the histogram; the hash check after "…
+    ML-KEM decapsulation require?" was looked for in all of ML-KEM."""
+    eng = chat_engine(agents, corpus, tmp_path)
+    eng.turn("t", first)
+    r = eng.turn("t", follow_up)
+    assert wanted in r.rewritten_query, r.rewritten_query
+
+
+def test_a_passive_questions_subject_ends_at_its_participle():
+    from citerag.conversation.decisions import _passive_subject_end
+
+    toks = "When is key derivation needed for a KEM".split()
+    assert toks[:_passive_subject_end(toks)] == ["When", "is", "key", "derivation"]
+    assert _passive_subject_end("Which value is returned by the function".split()) is None
+    assert _passive_subject_end("Where is the arrow head placed".split()) is None
+    assert _passive_subject_end("What does the seed expand into".split()) is None
+    assert _passive_subject_end("What are organizations encouraged to do during comment periods".split()) is None

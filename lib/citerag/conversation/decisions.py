@@ -158,6 +158,28 @@ def _reduced_relative(toks: list[str], i: int) -> bool:
             and re.fullmatch(PREPOSITION_ALTERNATION, toks[i + 1].lower()) is not None)
 
 
+def _passive_subject_end(toks: list[str]) -> int | None:
+    """Where the subject of a passive question ends, when a complement follows its participle
+    ("When is key derivation | needed for a KEM", "How is the seed | expanded into a matrix"):
+    the question word, a form of "be", words that are not all function words, a lower-case past
+    participle, then a preposition other than "to". None for another shape ("Which value is returned by X" has
+    no subject between "is" and the participle)."""
+    lows = [t.strip(",;:()").lower() for t in toks]
+    be = next((i for i in (1, 2) if i < len(lows) and lows[i] in _BE_FORMS), None)
+    if be is None or not _QUESTION.match(lows[0]):
+        return None
+    for j in range(be + 2, len(lows) - 1):
+        if lows[j] in STOPWORDS or not toks[j].isalpha():
+            if lows[j] in _STRANDED or not toks[j].isalpha():
+                return None
+            continue
+        # (not before "to": "are encouraged to do" is a verb's object, not a complement)
+        if toks[j].islower() and past_form(lows[j]) and lows[j + 1] in _STRANDED and lows[j + 1] != "to":
+            subject = [w for w in lows[be + 1:j] if w not in STOPWORDS]
+            return j if subject else None
+    return None
+
+
 def _ends_on_verb(body: str) -> bool:
     """A what/which question for the object of its verb: "what does X do?", or "which X <aux>
     <subject> <verb>?" with only a noun phrase between the auxiliary and the verb; a preposition or
@@ -535,6 +557,10 @@ class Decider:
               and _HOW_DOES.match(body)):
             # "how does X work?": the question ends on a verb that takes no object; X is asked about
             toks = toks[:-1]
+        elif (subject := _passive_subject_end(toks)) is not None:
+            # "When is key derivation needed for a KEM?": a passive question's participle has its
+            # subject before it and a complement after; the question is about the subject
+            toks = toks[:subject]
         elif ((_ends_on_verb(body) or (_PASSIVE.search(body) and past_form(toks[-1].lower()))) and len(toks) > 3
                 and toks[-1].isalpha() and toks[-1].islower() and toks[-2].lower() not in STOPWORDS):
             toks = toks[:-1]
@@ -1018,7 +1044,10 @@ class Decider:
 
     def _scope(self, q: str, f: Focus) -> str:
         if f.doc_scope and not self.know.doc_mentions(q):
-            return f"{q} in {f.doc_scope}"
+            # a document named by what it specifies ("ML-KEM"), which the earlier question narrowed
+            # ("What checks does ML-KEM decapsulation require?"): the narrower topic is the scope
+            narrowed = f.entity and f.entity.lower().startswith(f"{f.doc_scope.lower()} ")
+            return f"{q} in {f.entity if narrowed else f.doc_scope}"
         return q
 
     def _comparison(self, frag: str, answered: list[dict]) -> Rewrite:
