@@ -2783,3 +2783,23 @@ def test_a_passive_questions_subject_ends_at_its_participle():
     assert _passive_subject_end("Where is the arrow head placed".split()) is None
     assert _passive_subject_end("What does the seed expand into".split()) is None
     assert _passive_subject_end("What are organizations encouraged to do during comment periods".split()) is None
+
+
+def test_a_version_number_is_looked_for_whole():
+    from citerag.retrieval.query import version_numbers
+
+    assert version_numbers("Which bug did Gri version 2.12.3 fix?") == ["2.12.3"]
+    assert version_numbers("What is new in v1.6?") == ["1.6"]
+    assert version_numbers("What is Section 9.3.46 about?") == []
+    # two parts number a section or a round as often as a release
+    assert version_numbers("How did tr change between Round 3 and version 3.1?") == []
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("Which bug did Gri version 2.2.5 fix?", "negative exponent"),
+    ("Who provided the patch applied in Gri version 2.12.5?", "Kawamura Masao"),
+])
+def test_a_release_is_found_by_its_whole_version_number(agents, question, needs):
+    """The release-notes entries of neighbouring versions share the pieces "2", "12" and "5" and
+    outranked the entry titled with the asked number: the answer was refused, never stating it."""
+    answered(agents, "tech-manuals", question, needs)

@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
-from citerag.text.patterns import CAMEL_NAME, LOCATOR_QUESTION, identifiers, names_place, proper_names, quoted_phrases
+from citerag.text.patterns import (
+    CAMEL_NAME,
+    LOCATOR_HEADS,
+    LOCATOR_QUESTION,
+    identifiers,
+    names_place,
+    proper_names,
+    quoted_phrases,
+)
 from citerag.text.tokenize import STOPWORDS, stem
 
 if TYPE_CHECKING:
@@ -52,6 +60,25 @@ _MODE_RULES: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+_DOTTED_NUMBER = re.compile(r"(?<![\w.])(v\.?)?(\d+(?:\.\d+)+)(?!\w|\.\d)", re.I)
+
+
+def version_numbers(text: str) -> list[str]:
+    """The version numbers a text names: a dotted number after a "v" ("v1.6"), or one of three
+    parts or more ("2.12.3") that does not number a document's part ("section 9.3.46"). A number
+    of two parts is as often a section's or a round's ("version 3.1" of a scheme is written in
+    the heading of its contents entry too): measured, it lost one."""
+    out = []
+    for m in _DOTTED_NUMBER.finditer(text):
+        before = text[: m.start()].split()
+        prev = before[-1].lower().strip("(,") if before else ""
+        if prev in LOCATOR_HEADS:
+            continue
+        if m.group(1) or m.group(2).count(".") >= 2:
+            out.append(m.group(2))
+    return out
+
+
 @dataclass(frozen=True)
 class QueryAnalysis:
     text: str
@@ -84,7 +111,10 @@ class QueryAnalysis:
         # Sheets") and weighing it pulled in chunks that merely mention it.
         within = " ".join(self.identifiers).lower()
         names = [n for n in proper_names(rest) if n.lower() not in within] if self.asks_cited else []
-        return tuple(dict.fromkeys([*own, *(c for c in camel if c not in self.identifiers), *names]))
+        # A version's number ("version 2.12.3", "v1.6") is as exact as an identifier: the release
+        # entry titled with it, not its neighbours sharing the pieces "2" and "12".
+        versions = version_numbers(rest)
+        return tuple(dict.fromkeys([*own, *(c for c in camel if c not in self.identifiers), *names, *versions]))
 
     @cached_property
     def asks_location(self) -> bool:
