@@ -2703,21 +2703,6 @@ def test_a_kind_is_named_by_its_other_names():
     assert not head_stated(Head("license"), text, text)
 
 
-@pytest.mark.parametrize("corpus, question, needs", [
-    # the text calls it a command
-    ("tech-manuals", "Which unix function is Gri's get env command patterned after?", "getenv"),
-    # … a script
-    ("tech-manuals", "Which scripting language does Gri's running-mean skyline example call to bin the data?", "perl"),
-    # … (a table of) algorithms
-    ("default", "With which hash functions does IR 8547 list LMS and HSS at 192 bits of security strength?",
-     "SHA-256/192"),
-])
-def test_a_kind_the_text_calls_by_another_name_is_answered(agents, corpus, question, needs):
-    """The asked thing's kind word ("function", "language") was never written by the cited text, which
-    names the same kind otherwise; the question was refused focus_not_stated."""
-    answered(agents, corpus, question, needs)
-
-
 def test_a_kind_of_thing_no_cited_text_names_is_still_refused(agents):
     """Guard: the kin of "command" are no licence to answer with any passage on the topic."""
     assert ask(agents, "tech-manuals", "Which AMC command prints the answer sheets on A3 paper?").answer.refused
@@ -2735,23 +2720,6 @@ def test_a_package_is_named_by_the_line_loading_it():
     text = "<mark>sudo apt-get install msmtp</mark>. [c1]"
     assert head_stated(Head("package", "package"), text, text)
     assert not head_stated(Head("package", "package"), "Configure the account first. [c1]", "Configure it. [c1]")
-
-
-def test_a_package_installed_by_a_command_line_is_answered(agents):
-    """"sudo apt-get install msmtp" never says "package": the question was refused focus_not_stated."""
-    answered(agents, "tech-manuals", "Which package must Linux users install to configure AMC to use GMAIL?", "msmtp")
-
-
-@pytest.mark.parametrize("corpus, question, needs", [
-    ("default", "Is the byte-array format used by FIPS validation tests required for internal storage, according to "
-                "SP 800-227?", "not a requirement for internal storage"),
-    ("tech-manuals", "Which command should be used for all choices when post-correcting in AMC?", "wrongchoice"),
-])
-def test_a_compound_the_corpus_writes_apart_does_not_sink_the_evidence(agents, corpus, question, needs):
-    """"byte-array" (the corpus writes "byte arrays"), "post-correcting" (never hyphenated): each
-    weighed as the rarest word, the answering passage fell short of a relevant hit and the question
-    was refused (budget_exhausted, insufficient_evidence)."""
-    answered(agents, corpus, question, needs)
 
 
 @pytest.mark.parametrize("corpus, first, follow_up, wanted", [
@@ -2795,11 +2763,24 @@ def test_a_version_number_is_looked_for_whole():
     assert version_numbers("How did tr change between Round 3 and version 3.1?") == []
 
 
-@pytest.mark.parametrize("question, needs", [
-    ("Which bug did Gri version 2.2.5 fix?", "negative exponent"),
-    ("Who provided the patch applied in Gri version 2.12.5?", "Kawamura Masao"),
+@pytest.mark.parametrize("corpus, question, needs", [
+    # a kind the text calls by another name: a command, a script, (a table of) algorithms
+    ("tech-manuals", "Which unix function is Gri's get env command patterned after?", "getenv"),
+    ("tech-manuals", "Which scripting language does Gri's running-mean skyline example call to bin the data?", "perl"),
+    ("default", "With which hash functions does IR 8547 list LMS and HSS at 192 bits of security strength?",
+     "SHA-256/192"),
+    # a package named by the line installing it, never called a package
+    ("tech-manuals", "Which package must Linux users install to configure AMC to use GMAIL?", "msmtp"),
+    # a compound the corpus writes apart ("byte arrays") or never hyphenated: weighed as the rarest
+    # word, it sank the answering passage below a relevant hit (budget_exhausted, insufficient_evidence)
+    ("default", "Is the byte-array format used by FIPS validation tests required for internal storage, according to "
+                "SP 800-227?", "not a requirement for internal storage"),
+    ("tech-manuals", "Which command should be used for all choices when post-correcting in AMC?", "wrongchoice"),
+    # a version number looked for whole: neighbouring releases share its pieces "2", "12", "5"
+    ("tech-manuals", "Which bug did Gri version 2.2.5 fix?", "negative exponent"),
+    ("tech-manuals", "Who provided the patch applied in Gri version 2.12.5?", "Kawamura Masao"),
 ])
-def test_a_release_is_found_by_its_whole_version_number(agents, question, needs):
-    """The release-notes entries of neighbouring versions share the pieces "2", "12" and "5" and
-    outranked the entry titled with the asked number: the answer was refused, never stating it."""
-    answered(agents, "tech-manuals", question, needs)
+def test_an_asked_thing_the_corpus_words_otherwise_is_answered(agents, corpus, question, needs):
+    """The question's words and the corpus's differ ("function" for a command, "package" for an
+    install line, "byte-array" for "byte arrays", "2.2.5" for its pieces): each was refused."""
+    answered(agents, corpus, question, needs)
