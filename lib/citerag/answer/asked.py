@@ -184,12 +184,12 @@ CUES: dict[str, re.Pattern[str]] = {
     # top-level name)
     "address": re.compile(r"\bhttps?:\s?//\S+|\bwww\.\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b|"
                           r"\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|gov|edu|int|io)\b"),
-    # a clause setting a condition
     # a package, library or module named by the line loading it ("import numpy as np", "from x
     # import y", "sudo apt-get install msmtp", "\\usepackage{x}"): manuals show these far more often
     # than they call the thing a package
     "package": re.compile(r"(?m)(?:^|<mark>|>>>)\s*(?:from\s+[\w.]+\s+)?import\s+[\w.]+|"
                           r"\b(?:apt-get|apt|pip3?|yum|dnf|brew|conda|npm|tlmgr)\s+install\s+\w|\\usepackage\b"),
+    # a clause setting a condition
     "condition": re.compile(r"\b(?:if|when|whenever|unless|provided|as long as|only when|in case)\b", re.I),
     "procedure": re.compile(r"\\\w|`|\(\)|<mark>|\b(run|type|use|call|install|click|choose|select|command|"
                             r"make|create|add|set|enter|open)\b", re.I),

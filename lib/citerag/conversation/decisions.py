@@ -162,8 +162,8 @@ def _passive_subject_end(toks: list[str]) -> int | None:
     """Where the subject of a passive question ends, when a complement follows its participle
     ("When is key derivation | needed for a KEM", "How is the seed | expanded into a matrix"):
     the question word, a form of "be", words that are not all function words, a lower-case past
-    participle, then a preposition other than "to". None for another shape ("Which value is returned by X" has
-    no subject between "is" and the participle)."""
+    participle, then a preposition other than "to". None for another shape ("Which value is
+    returned by X" has no subject between "is" and the participle)."""
     lows = [t.strip(",;:()").lower() for t in toks]
     be = next((i for i in (1, 2) if i < len(lows) and lows[i] in _BE_FORMS), None)
     if be is None or not _QUESTION.match(lows[0]):
