@@ -674,10 +674,9 @@ def unsaid_capability(question: str, answer_text: str, score: Scorer) -> str:
     if not words:
         return ""
     rare = _rarest(words, score, question)
-    if m.group(1):
-        return "" if _says(rare, answer_text) else rare
-    # (the other word may be a function word: "can it have an *else* block?")
-    others = [w for w in token_set(question) - STOPWORDS - _CLOSED_ADVERBS if w != rare]
+    # (the other word may be a function word: "can it have an *else* block?"; a do-question's
+    # capability is said anywhere in the answer)
+    others = [] if m.group(1) else [w for w in token_set(question) - STOPWORDS - _CLOSED_ADVERBS if w != rare]
     if not others:
         return "" if _says(rare, answer_text) else rare
     # a "can …" question's capability is said of its subject: one passage the answer quotes (its

@@ -287,12 +287,13 @@ _KIND_FAMILIES = (frozenset("function functions command commands routine routine
                   frozenset("language languages script scripts".split()),
                   frozenset("setting settings option options parameter parameters".split()),
                   frozenset("tool tools program programs utility utilities".split()))
+_KIN = {w: family for family in _KIND_FAMILIES for w in family}
 
 
 def kin(word: str) -> tuple[str, ...]:
-    """The other names of the kind `word` names (itself first)."""
+    """The word and the other names of the kind it names."""
     low = word.lower()
-    return (word, *sorted(next((f - {low} for f in _KIND_FAMILIES if low in f), ())))
+    return (word, *sorted(_KIN.get(low, frozenset()) - {low}))
 
 
 # An "address" is typed only as an e-mail, web or IP address ("to which e-mail address …" is answered

@@ -169,9 +169,9 @@ def _passive_subject_end(toks: list[str]) -> int | None:
     if be is None or not _QUESTION.match(lows[0]):
         return None
     for j in range(be + 2, len(lows) - 1):
-        if lows[j] in STOPWORDS or not toks[j].isalpha():
-            if lows[j] in _STRANDED or not toks[j].isalpha():
-                return None
+        if not toks[j].isalpha() or (lows[j] in STOPWORDS and lows[j] in _STRANDED):
+            return None  # a number, a symbol or a preposition before any participle: another shape
+        if lows[j] in STOPWORDS:
             continue
         # (not before "to": "are encouraged to do" is a verb's object, not a complement)
         if toks[j].islower() and past_form(lows[j]) and lows[j + 1] in _STRANDED and lows[j + 1] != "to":

@@ -18,6 +18,7 @@ from citerag.text.patterns import WRAPPED_NAME, named_by_kind, named_by_title, n
 from citerag.text.tokenize import QUESTION_FRAME, stem, token_set, tokenize
 
 _FRAME = frozenset(stem(w) for w in QUESTION_FRAME)
+# A hyphenated compound of plain words ("byte-array"), not a name with digits ("ML-KEM-768")
 _PLAIN_COMPOUND = re.compile(r"[a-z]{2,}(?:-[a-z]{2,})+")
 _ACCORDING = re.compile(r"\baccording\s+to\b", re.I)
 # How a question about a cited work is asked ("who *wrote* the … paper *cited* in X"): a reference
