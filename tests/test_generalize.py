@@ -2784,3 +2784,23 @@ def test_an_asked_thing_the_corpus_words_otherwise_is_answered(agents, corpus, q
     """The question's words and the corpus's differ ("function" for a command, "package" for an
     install line, "byte-array" for "byte arrays", "2.2.5" for its pieces): each was refused."""
     answered(agents, corpus, question, needs)
+
+
+def test_a_short_first_sentence_under_a_title_is_a_unit():
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+
+    ev = Evidence("k", None, "9.1 Version 4.0.1 [2001 May 3]\n\nFirst signed release. Builds exist for two "
+                             "platforms and more.\n\nA note.", "Log > 9.1 Version 4.0.1 [2001 May 3]")
+    said = [u.text for u in units(ev)]
+    assert said[0] == "First signed release."
+    assert "A note." not in said  # a short line that opens no section states nothing
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    # a change log's entry states its version in the title above it, in a fragment of three words
+    ("tech-manuals", "Which version of Gri was the first debian release?", "2.2.0"),
+])
+def test_an_answer_its_section_title_completes_is_answered(agents, corpus, question, needs):
+    """The passage that answers leans on its section's title for the asked version (or date)."""
+    answered(agents, corpus, question, needs)

@@ -727,6 +727,9 @@ def _sentence_beside(u: Unit, anchor: Unit) -> bool:
     return u.kind == "sentence" and u.key == anchor.key and u.block == anchor.block
 
 
+_TITLE_VALUES = ("version", "date")
+
+
 def with_section(p: Passage, heads: tuple[Head, ...], text_of: dict[str, str]) -> Passage:
     """A passage that never names the thing asked for ("which *version* added X?") while its
     section title does ("13.1.1.22 Version 2.12.5 [2003 May 19]" over "Add X."): the answer is
@@ -743,7 +746,13 @@ def with_section(p: Passage, heads: tuple[Head, ...], text_of: dict[str, str]) -
     if not section or section not in text_of.get(p.head.key, ""):
         return p
     title = token_set(section)
-    if not any(h.word.lower() not in words and h.word.lower() in title for h in heads) and not (
+    # A version or a date asked for is what a change log's title gives ("Version 2.2.0 [1999 Mar
+    # 25]" over "First debian release. Versions exist for …", which names versions but shows none).
+    # (not by a section number: "13.2.2.1 High Priority" shows no version)
+    named = re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", section)
+    dated = any(h.type in _TITLE_VALUES and CUES[h.type].search(named) and not CUES[h.type].search(p.text)
+                for h in heads)
+    if not dated and not any(h.word.lower() not in words and h.word.lower() in title for h in heads) and not (
             any(h.type == "locator" for h in heads) and _numbered_title(p)):
         return p
     return Passage([replace(p.head, text=f"{_restated_title(section)}: {p.head.text}"), *p.units[1:]])

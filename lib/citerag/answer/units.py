@@ -202,7 +202,7 @@ def units(ev: Evidence) -> list[Unit]:
                 elif term and (_is_statement(s) or completes):
                     add(f"{term}: {s}", "definition")
                     term = ""
-                elif _is_statement(s) or completes:
+                elif _is_statement(s) or completes or (titled and i == 0 and n == 0 and _short_entry(s)):
                     # The line that says what an algorithm does, and its "Input :" and "Output :"
                     # lines, are read under its title (the algorithm's name is there, not in them).
                     under_title = bool(out) and (out[-1].kind == "title" or bool(
@@ -342,6 +342,14 @@ def _is_statement(s: str) -> bool:
     # "X uses two parameters.")
     return (len(words) >= 5 or (len(words) == 4 and s.rstrip().endswith(".") and _VALUE.search(s) is not None)) \
         and len(lower) >= 3
+
+
+def _short_entry(s: str) -> bool:
+    """A section's short first sentence ("First debian release." under "Version 2.2.0 [1999 Mar
+    25]"): a change log or a FAQ states its entries that tersely, and the title above says what
+    the entry is of. Three words at least, two in lower case, ending as a sentence."""
+    words = re.findall(r"[A-Za-z]{2,}", s)
+    return s.rstrip().endswith(".") and len(words) >= 3 and sum(w.islower() for w in words) >= 2
 
 
 # A short step of a procedure, in the imperative ("convert pdf scans to pbm images.")
