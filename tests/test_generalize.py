@@ -2324,9 +2324,9 @@ def test_a_description_line_is_restated_under_its_algorithm_title():
     ev = Evidence("c1", Location("D::p1::c1", "D", 1, 1), "Algorithm 7 PackBits(b)\nPacks a bit string into words.\nInput: bit string b.\n1: return w")
     us = units(ev)
     line = next(u for u in us if u.text.startswith("Packs"))
-    p = with_section(Passage([line]), asked_heads("Which algorithm packs a bit string?"), {ev.key: ev.text})
+    p = with_section(Passage([line]), asked_heads("Which algorithm packs a bit string?"), (), {ev.key: ev.text})
     assert p.head.text.startswith("Algorithm 7 PackBits(b): Packs"), p.head.text
-    same = with_section(Passage([line]), asked_heads("What does PackBits pack?"), {ev.key: ev.text})
+    same = with_section(Passage([line]), asked_heads("What does PackBits pack?"), (), {ev.key: ev.text})
     assert same.head.text.startswith("Packs")
 
 
@@ -2797,9 +2797,32 @@ def test_a_short_first_sentence_under_a_title_is_a_unit():
     assert "A note." not in said  # a short line that opens no section states nothing
 
 
+def test_a_title_with_a_version_number_opens_a_section_inside_a_chunk():
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+
+    ev = Evidence("k", None, "9.1 Version 4.0.2 [2001 May 19]\n\n- Fix bug #12 (the dash was lost on output)\n\n"
+                             "9.2 Version 4.0.1 [2001 May 10]\n\n- Fix bug #11 (the title was drawn twice)",
+                  "Log > 9.1 Version 4.0.2 [2001 May 19]")
+    said = {u.text: u.heading.split(" > ")[-1] for u in units(ev)}
+    assert said["Fix bug #11 (the title was drawn twice)"] == "9.2 Version 4.0.1 [2001 May 10]"
+    assert "9.2 Version 4.0.1 [2001 May 10]" not in said  # a title, not a sentence
+
+
+def test_a_dated_version_title_states_a_release():
+    from citerag.answer.asked import action_stated
+
+    assert action_stated("released", "", "9.1 Version 4.0.2 [2001 May 19]: Fix bug #12. [c1]")
+    assert not action_stated("released", "", "Fix bug #12 of version 4.0.2 (2001). [c1]")
+
+
 @pytest.mark.parametrize("corpus, question, needs", [
     # a change log's entry states its version in the title above it, in a fragment of three words
     ("tech-manuals", "Which version of Gri was the first debian release?", "2.2.0"),
+    # … and its date: the entries under it say nothing of when
+    ("tech-manuals", "When was Gri version 2.10.0 released?", "2002 May 20"),
+    ("tech-manuals", "When was Gri version 2.6.2 released?", "2001 May 19"),
+    ("tech-manuals", "Which Gri version was released on Dan's birthday?", "2.6.4"),
 ])
 def test_an_answer_its_section_title_completes_is_answered(agents, corpus, question, needs):
     """The passage that answers leans on its section's title for the asked version (or date)."""

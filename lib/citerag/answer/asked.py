@@ -309,6 +309,9 @@ _ENTRY_TITLE = re.compile(rf"{_ENTRY_LABEL}[^|\[]{{0,200}}?\(\d{{4}}[a-z]?\)([^\
 # the document listing it cites the work (see `action_stated`); and the work whose title names a
 # thing introduced or proposed it ("which paper introduced X" → "[10] Name A (2009) X: …").
 _BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite introduce propose".split())
+_RELEASE_EVENTS = frozenset(("release",))
+# A section title an answer line is restated under ("13.1.8.1 Version 2.6.2 [2001 May 19]: …").
+_DATED_TITLE = re.compile(r"^([^\n:]{3,80}\]?):\s", re.M)
 # Answer types a text states by their form ("x@y.org", "https://…"), seldom with the words a
 # question asks for them with ("to which e-mail address …").
 STATED_BY_FORM = frozenset(("email", "address"))
@@ -921,6 +924,10 @@ def action_stated(verb: str, evidence_text: str, answer_text: str, question: str
     a work the answer passage cites, not the one asked about."""
     if bases(verb) & _BIBLIOGRAPHIC_EVENTS and (
             REFERENCE_ENTRY.match(answer_text.lstrip()) or _entry_titled(answer_text, question)):
+        return True
+    # … and a change log's dated title ("13.1.8.1 Version 2.6.2 [2001 May 19]: …") states a release
+    if bases(verb) & _RELEASE_EVENTS and any(
+            CUES["version"].search(t) and CUES["date"].search(t) for t in _DATED_TITLE.findall(answer_text)):
         return True
     return says_word(verb, f"{split_camel(evidence_text)} {answer_text}")
 

@@ -23,6 +23,7 @@ from citerag.answer.asked import (
     TYPES,
     Asked,
     Head,
+    Part,
     asked,
     asked_heads,
     asks_default,
@@ -278,8 +279,16 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals:
     # (Not when the question asks what an acronym stands for: "XML is a markup language"
     # defines XML without spelling it out.)
     defined = "definition" in types and not ("expansion" in types and acronym) and defines_name(p.text, [], subject)
+    # A version or a date is what a change log's entry leaves to its title (see `with_section`).
+    titled = any(t in _TITLE_VALUES and CUES[t].search(_unnumbered_title(p)) for t in types)
     return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym), float(located),
-               float(named), float(defined))
+               float(named), float(defined), float(titled))
+
+
+def _unnumbered_title(p: Passage) -> str:
+    """The passage's own section title without its number: "13.2.2.1 High Priority" shows no version."""
+    section = p.head.heading.split(" > ")[-1] if p.head.heading else ""
+    return re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", section)
 
 
 def _numbered_title(p: Passage) -> str:
@@ -340,14 +349,14 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
 
     text_of = {e.key: e.text for e in evidence}
 
-    def take(p: Passage, heads: tuple[Head, ...]) -> None:
+    def take(p: Passage, part: Part) -> None:
         nonlocal spent
         # code is free: the code a sentence announces, and a signature that opens the description
         # of what it does (the description counts for the passage)
         spent += max(1, len(p.units) - len(p.items[1:]) - sum(u.kind == "code" for u in p.units))
         p = with_antecedent(with_context(p, all_units, position, params.context_sentences), all_units, position)
         p = with_items_across_chunks(p, all_units, position, whole)
-        chosen.append(with_section(p, heads, text_of))
+        chosen.append(with_section(p, asked_heads(part.text), part.types, text_of))
 
     doc_of = {e.key: e.loc.doc_id for e in evidence}
     first_subject = definition_subject(want.parts[0].text) if want.multi else None
@@ -413,23 +422,23 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         scores.append(top)
         types.append(passage_type(part.types, p, want.acronym, plurals, subject))
         if not any(p.head in c.units for c in chosen):
-            take(p, heads)
+            take(p, part)
         elif want.multi:  # an earlier part's passage is this part's best too: its own, if one is as good
             own = next((o for s, _, o in ranked[1:] if s >= SAME_PART_SHARE * top and not _overlaps(o, chosen)),
                        None)
             if own is not None:
-                take(own, heads)
+                take(own, part)
         if want.multi and runners_up:
             tie = next((o for s, _, o in ranked[1:] if s >= NEAR_TIE_SHARE * top and not _quoted(o, chosen)), None)
             if tie is not None:
-                take(tie, heads)
+                take(tie, part)
         if not want.multi and runners_up:  # runners-up close to the best, within the sentence budget
             for s, _, other in ranked[1:]:
                 if s < max(params.min_answer_score, 0.6 * top) or (spent >= params.max_sentences
                                                                     and s < PAST_BUDGET_SHARE * top):
                     break
                 if not _quoted(other, chosen) and other.head.kind != "step":
-                    take(other, heads)
+                    take(other, part)
     if not chosen:
         return Draft("", "none", scores, types, missing, best_overall)
     out: list[Unit] = []
@@ -730,7 +739,7 @@ def _sentence_beside(u: Unit, anchor: Unit) -> bool:
 _TITLE_VALUES = ("version", "date")
 
 
-def with_section(p: Passage, heads: tuple[Head, ...], text_of: dict[str, str]) -> Passage:
+def with_section(p: Passage, heads: tuple[Head, ...], types: tuple[str, ...], text_of: dict[str, str]) -> Passage:
     """A passage that never names the thing asked for ("which *version* added X?") while its
     section title does ("13.1.1.22 Version 2.12.5 [2003 May 19]" over "Add X."): the answer is
     the title, so the passage is restated under it, when the title is text of its evidence (so
@@ -748,10 +757,8 @@ def with_section(p: Passage, heads: tuple[Head, ...], text_of: dict[str, str]) -
     title = token_set(section)
     # A version or a date asked for is what a change log's title gives ("Version 2.2.0 [1999 Mar
     # 25]" over "First debian release. Versions exist for …", which names versions but shows none).
-    # (not by a section number: "13.2.2.1 High Priority" shows no version)
-    named = re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", section)
-    dated = any(h.type in _TITLE_VALUES and CUES[h.type].search(named) and not CUES[h.type].search(p.text)
-                for h in heads)
+    dated = any(t in _TITLE_VALUES and CUES[t].search(_unnumbered_title(p)) and not CUES[t].search(p.text)
+                for t in {*types, *(h.type for h in heads)})
     if not dated and not any(h.word.lower() not in words and h.word.lower() in title for h in heads) and not (
             any(h.type == "locator" for h in heads) and _numbered_title(p)):
         return p

@@ -41,7 +41,8 @@ _CONTINUES = re.compile(
     rf"{_DEFAULT_OPENING})\b",
     re.I)
 # A numbered section title standing alone as a paragraph ("4.2 Page breaks", "3.10.1 Retry policy").
-_SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\.?\s+\S[^.!?]{0,80}$")
+# (a number's dot is no sentence's end: "13.1.8.2 Version 2.6.1 [2001 May 10]")
+_SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\.?\s+\S(?:[^.!?]|(?<=\d)\.(?=\d)){0,80}$")
 # A list item's mark: a bullet (not an option's dashes, "--density") or a number ("1.", "2)")
 # on a line that is no algorithm step.
 _BULLET = re.compile(r"(?:[-•*]|\d{1,2}[.)])\s")
