@@ -2827,3 +2827,26 @@ def test_a_dated_version_title_states_a_release():
 def test_an_answer_its_section_title_completes_is_answered(agents, corpus, question, needs):
     """The passage that answers leans on its section's title for the asked version (or date)."""
     answered(agents, corpus, question, needs)
+
+
+def test_an_algorithm_title_run_together_with_its_description_is_split():
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+
+    ev = Evidence("k", None, "Algorithm 9 Unfold(ŵ) Computes the inverse of the fold. Input : w. Output : v.\n"
+                             "1: return v", "7.5 Folding")
+    us = units(ev)
+    assert [(u.kind, u.text) for u in us[:2]] == [("title", "Algorithm 9 Unfold(ŵ)"),
+                                                  ("sentence", "Computes the inverse of the fold.")]
+    assert us[1].group == "Algorithm 9 Unfold(ŵ)"
+    # the steps are read under the whole line, as before
+    assert us[-1].kind == "step" and us[-1].group.endswith("Output : v.")
+    # a title alone on its line is left whole
+    alone = units(Evidence("k", None, "Algorithm 9 Unfold(ŵ)\nComputes the inverse of the fold.", "7.5 Folding"))
+    assert alone[0].text == "Algorithm 9 Unfold(ŵ)" and alone[1].group == "Algorithm 9 Unfold(ŵ)"
+
+
+def test_an_algorithm_asked_for_by_what_it_does_is_named_when_its_title_ran_into_its_description(agents):
+    """FIPS 204's extraction runs "Algorithm 42 NTT^-1(ŵ)" and "Computes the inverse of the NTT."
+    into one line: the description was never a candidate, and a sentence about the NTT answered."""
+    answered(agents, "default", "Which algorithm computes the inverse of the NTT in FIPS 204?", "Algorithm 42")

@@ -43,6 +43,8 @@ _CONTINUES = re.compile(
 # A numbered section title standing alone as a paragraph ("4.2 Page breaks", "3.10.1 Retry policy").
 # (a number's dot is no sentence's end: "13.1.8.2 Version 2.6.1 [2001 May 10]")
 _SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\.?\s+\S(?:[^.!?]|(?<=\d)\.(?=\d)){0,80}$")
+# The name and call of an algorithm's title ("  NTT^-1 (w)̂", " ByteDecoded(B)"), up to the mark after it.
+_CALL = re.compile(r"\s*[^\s()]+\s?\([^()]*\)\S?")
 # A list item's mark: a bullet (not an option's dashes, "--density") or a number ("1.", "2)")
 # on a line that is no algorithm step.
 _BULLET = re.compile(r"(?:[-•*]|\d{1,2}[.)])\s")
@@ -130,8 +132,17 @@ def units(ev: Evidence) -> list[Unit]:
                 continue
             m = _ALGO.match(ln)
             if m:
+                # A title the layout ran together with what follows it ("Algorithm 42 NTT^-1(ŵ)
+                # Computes the inverse of the NTT. Input : …"): the title is the name and its call,
+                # and the rest says what the algorithm does, read under that title.
+                # (The steps are still read under the whole line: its words say what they do.)
+                call = _CALL.match(m.group(2))
+                said = split_prose(m.group(2)[call.end():].strip()) if call else []
                 algo = f"Algorithm {m.group(1)}{m.group(2)}".strip()
-                add(algo, "title", algo)
+                title = f"Algorithm {m.group(1)}{m.group(2)[:call.end()]}".strip() if said else algo
+                add(title, "title", algo)
+                for s in said:
+                    add(s, "sentence", title)
                 continue
             if _STEP.match(ln) and (algo or has_pseudocode(ln)):
                 add(ln, "step", algo)
