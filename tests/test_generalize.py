@@ -2850,3 +2850,15 @@ def test_an_algorithm_asked_for_by_what_it_does_is_named_when_its_title_ran_into
     """FIPS 204's extraction runs "Algorithm 42 NTT^-1(ŵ)" and "Computes the inverse of the NTT."
     into one line: the description was never a candidate, and a sentence about the NTT answered."""
     answered(agents, "default", "Which algorithm computes the inverse of the NTT in FIPS 204?", "Algorithm 42")
+
+
+def test_a_relation_verb_is_not_an_asked_event():
+    from citerag.answer.asked import asked_actions
+
+    # "which bug concerned X" asks for the bug about X; the change log never says "concerned"
+    assert asked_actions("Which Gri bug concerned the documentation of set path to?") == ()
+    assert asked_actions("Which release added X?") == ("added",)
+
+
+def test_a_bug_asked_for_by_what_it_concerned_is_answered(agents):
+    answered(agents, "tech-manuals", "Which Gri 2.10.0 bug fix concerned the bounding box?", "546109")

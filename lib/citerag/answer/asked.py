@@ -912,7 +912,11 @@ def asked_actions(question: str, subject_only: bool = False) -> tuple[str, ...]:
                         break  # "which paper cited by X …": a participle describing the noun, not the event
                     out.append(lows[j])
                     break
-    return tuple(dict.fromkeys(out))
+    # "which bug concerned X" asks what is about X: a relation, not an event the text must name
+    return tuple(dict.fromkeys(v for v in out if not bases(v) & _ABOUTNESS))
+
+
+_ABOUTNESS = frozenset("concern involve regard".split())
 
 
 def action_stated(verb: str, evidence_text: str, answer_text: str, question: str = "") -> bool:
