@@ -309,6 +309,7 @@ _ENTRY_TITLE = re.compile(rf"{_ENTRY_LABEL}[^|\[]{{0,200}}?\(\d{{4}}[a-z]?\)([^\
 # the document listing it cites the work (see `action_stated`); and the work whose title names a
 # thing introduced or proposed it ("which paper introduced X" → "[10] Name A (2009) X: …").
 _BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite introduce propose".split())
+# The event a change log's dated version title states by its form (see `action_stated`).
 _RELEASE_EVENTS = frozenset(("release",))
 # A section title an answer line is restated under ("13.1.8.1 Version 2.6.2 [2001 May 19]: …").
 _DATED_TITLE = re.compile(r"^([^\n:]{3,80}\]?):\s", re.M)
@@ -744,6 +745,8 @@ def _relative(before: str) -> bool:
 
 _QWORD = re.compile(r"[A-Za-z][\w'-]*")
 _BE_FORMS = frozenset("be been being".split())
+# Verbs relating a thing to what it is about ("which bug *concerned* X"): no event of their own.
+_ABOUTNESS = frozenset("concern involve regard".split())
 # A requirement ("which values may be kept", "why must y not be reused") is a predicate the documents
 # paraphrase ("may be stored"), not an event asked about ("when will X be withdrawn").
 _DEONTIC = frozenset("may must should can could might shall".split())
@@ -914,9 +917,6 @@ def asked_actions(question: str, subject_only: bool = False) -> tuple[str, ...]:
                     break
     # "which bug concerned X" asks what is about X: a relation, not an event the text must name
     return tuple(dict.fromkeys(v for v in out if not bases(v) & _ABOUTNESS))
-
-
-_ABOUTNESS = frozenset("concern involve regard".split())
 
 
 def action_stated(verb: str, evidence_text: str, answer_text: str, question: str = "") -> bool:

@@ -285,15 +285,19 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals:
                float(named), float(defined), float(titled))
 
 
+def _own_title(p: Passage) -> str:
+    """The title of the section the passage's first unit is read under ("" when none is)."""
+    return p.head.heading.split(" > ")[-1] if p.head.heading else ""
+
+
 def _unnumbered_title(p: Passage) -> str:
     """The passage's own section title without its number: "13.2.2.1 High Priority" shows no version."""
-    section = p.head.heading.split(" > ")[-1] if p.head.heading else ""
-    return re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", section)
+    return re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", _own_title(p))
 
 
 def _numbered_title(p: Passage) -> str:
     """The passage's own section title when it is numbered ("10.2.2 Key Generation"), else ""."""
-    section = p.head.heading.split(" > ")[-1] if p.head.heading else ""
+    section = _own_title(p)
     return section if CUES["locator"].search(section) else ""
 
 
@@ -751,7 +755,7 @@ def with_section(p: Passage, heads: tuple[Head, ...], types: tuple[str, ...], te
     if group and group in text_of.get(p.head.key, "") and any(
             h.word.lower() not in words and h.word.lower() in token_set(group) for h in heads):
         return Passage([replace(p.head, text=f"{group}: {p.head.text}"), *p.units[1:]])
-    section = p.head.heading.split(" > ")[-1] if p.head.heading else ""
+    section = _own_title(p)
     if not section or section not in text_of.get(p.head.key, ""):
         return p
     title = token_set(section)
