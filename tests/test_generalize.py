@@ -2862,3 +2862,15 @@ def test_a_relation_verb_is_not_an_asked_event():
 
 def test_a_bug_asked_for_by_what_it_concerned_is_answered(agents):
     answered(agents, "tech-manuals", "Which Gri 2.10.0 bug fix concerned the bounding box?", "546109")
+
+
+def test_an_edition_is_stated_by_its_abbreviation():
+    from citerag.answer.asked import asked_heads, head_stated
+
+    head = asked_heads("Which edition of Introduction to Widgets does DOC 1 cite?")[0]
+    assert head_stated(head, "", "[13] Lund A (2020) Introduction to Widgets (Press), 3rd Ed. [c1]")
+    assert not head_stated(head, "", "[13] Lund A (2020) Introduction to Widgets, eds Kalai Y. [c1]")
+
+
+def test_a_cited_book_asked_for_its_edition_is_answered(agents):
+    answered(agents, "default", "Which edition of Introduction to Modern Cryptography does FIPS 203 cite?", "3rd Ed")

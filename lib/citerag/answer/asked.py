@@ -279,6 +279,8 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
 # Settings an object has, named in code ("minimumTickSpacing") as often as the text calls them so;
 # untyped heads otherwise (a passage saying "attribute" states one too).
 _CODE_NAMED = frozenset("attribute attributes property properties".split())
+# Kinds a reference list writes abbreviated ("3rd Ed." for the third edition), by stem.
+_ABBREVIATED = {"edition": re.compile(r"\b\d+(?:st|nd|rd|th)\s+ed\b", re.I)}
 # Kinds a manual calls by several names: a text calling a thing a "command" names the "function"
 # asked about ("patterned after the unix command getenv"), a "script" names a "language" ("a perl
 # script"). General software English, not any corpus's vocabulary.
@@ -955,6 +957,9 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         words = token_set(split_camel(text))
         return any(_names_word(w, words) for w in (*kin(head.word), *head.alternatives))
 
+    abbreviated = _ABBREVIATED.get(stem(head.word.lower()))
+    if abbreviated and abbreviated.search(answer_text):
+        return True  # "which edition …" → "… (Chapman & Hall/CRC), 3rd Ed."
     if head.word.lower() in _CODE_NAMED and CUES["code"].search(answer_text):
         return True  # "which attribute sets X?" → "minimumTickSpacing: …" (or a passage saying "attribute")
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself
