@@ -313,7 +313,7 @@ _ENTRY_TITLE = re.compile(rf"{_ENTRY_LABEL}[^|\[]{{0,200}}?\(\d{{4}}[a-z]?\)([^\
 _BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite introduce propose".split())
 # The event a change log's dated version title states by its form (see `action_stated`).
 _RELEASE_EVENTS = frozenset(("release",))
-# A section title an answer line is restated under ("13.1.8.1 Version 2.6.2 [2001 May 19]: …").
+# A section title an answer line is restated under ("4.2.1 Version 3.1.4 [2019 Jun 2]: …").
 _DATED_TITLE = re.compile(r"^([^\n:]{3,80}\]?):\s", re.M)
 # Answer types a text states by their form ("x@y.org", "https://…"), seldom with the words a
 # question asks for them with ("to which e-mail address …").
@@ -931,7 +931,7 @@ def action_stated(verb: str, evidence_text: str, answer_text: str, question: str
     if bases(verb) & _BIBLIOGRAPHIC_EVENTS and (
             REFERENCE_ENTRY.match(answer_text.lstrip()) or _entry_titled(answer_text, question)):
         return True
-    # … and a change log's dated title ("13.1.8.1 Version 2.6.2 [2001 May 19]: …") states a release
+    # … and a change log's dated title ("4.2.1 Version 3.1.4 [2019 Jun 2]: …") states a release
     if bases(verb) & _RELEASE_EVENTS and any(
             CUES["version"].search(t) and CUES["date"].search(t) for t in _DATED_TITLE.findall(answer_text)):
         return True
@@ -959,7 +959,7 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
 
     abbreviated = _ABBREVIATED.get(stem(head.word.lower()))
     if abbreviated and abbreviated.search(answer_text):
-        return True  # "which edition …" → "… (Chapman & Hall/CRC), 3rd Ed."
+        return True  # "which edition …" → "[7] Lund A (2020) Widgets (Press), 3rd Ed."
     if head.word.lower() in _CODE_NAMED and CUES["code"].search(answer_text):
         return True  # "which attribute sets X?" → "minimumTickSpacing: …" (or a passage saying "attribute")
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself

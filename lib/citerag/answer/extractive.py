@@ -291,7 +291,7 @@ def _own_title(p: Passage) -> str:
 
 
 def _unnumbered_title(p: Passage) -> str:
-    """The passage's own section title without its number: "13.2.2.1 High Priority" shows no version."""
+    """The passage's own section title without its number: "4.2.1.3 Known Issues" shows no version."""
     return re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", _own_title(p))
 
 
@@ -759,8 +759,8 @@ def with_section(p: Passage, heads: tuple[Head, ...], types: tuple[str, ...], te
     if not section or section not in text_of.get(p.head.key, ""):
         return p
     title = token_set(section)
-    # A version or a date asked for is what a change log's title gives ("Version 2.2.0 [1999 Mar
-    # 25]" over "First debian release. Versions exist for …", which names versions but shows none).
+    # A version or a date asked for is what a change log's title gives ("Version 3.1.4 [2019 Jun
+    # 2]" over "First signed release. Versions exist for …", which names versions but shows none).
     dated = any(t in _TITLE_VALUES and CUES[t].search(_unnumbered_title(p)) and not CUES[t].search(p.text)
                 for t in {*types, *(h.type for h in heads)})
     if not dated and not any(h.word.lower() not in words and h.word.lower() in title for h in heads) and not (

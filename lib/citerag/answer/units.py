@@ -41,9 +41,9 @@ _CONTINUES = re.compile(
     rf"{_DEFAULT_OPENING})\b",
     re.I)
 # A numbered section title standing alone as a paragraph ("4.2 Page breaks", "3.10.1 Retry policy").
-# (a number's dot is no sentence's end: "13.1.8.2 Version 2.6.1 [2001 May 10]")
+# (a number's dot is no sentence's end: "4.2.2 Version 3.1.3 [2019 May 10]")
 _SECTION = re.compile(r"^\d{1,2}(?:\.\d{1,3})+\.?\s+\S(?:[^.!?]|(?<=\d)\.(?=\d)){0,80}$")
-# The name and call of an algorithm's title ("  NTT^-1 (w)̂", " ByteDecoded(B)"), up to the mark after it.
+# The name and call of an algorithm's title (" Unfold^-1 (ŵ)", " PackBits(b)"), up to the mark after it.
 _CALL = re.compile(r"\s*[^\s()]+\s?\([^()]*\)\S?")
 # A list item's mark: a bullet (not an option's dashes, "--density") or a number ("1.", "2)")
 # on a line that is no algorithm step.
@@ -132,8 +132,8 @@ def units(ev: Evidence) -> list[Unit]:
                 continue
             m = _ALGO.match(ln)
             if m:
-                # A title the layout ran together with what follows it ("Algorithm 42 NTT^-1(ŵ)
-                # Computes the inverse of the NTT. Input : …"): the title is the name and its call,
+                # A title the layout ran together with what follows it ("Algorithm 9 Unfold(ŵ)
+                # Computes the inverse of the fold. Input : …"): the title is the name and its call,
                 # and the rest says what the algorithm does, read under that title.
                 # (The steps are still read under the whole line: its words say what they do.)
                 call = _CALL.match(m.group(2))
@@ -357,8 +357,8 @@ def _is_statement(s: str) -> bool:
 
 
 def _short_entry(s: str) -> bool:
-    """A section's short first sentence ("First debian release." under "Version 2.2.0 [1999 Mar
-    25]"): a change log or a FAQ states its entries that tersely, and the title above says what
+    """A section's short first sentence ("First signed release." under "Version 3.1.4 [2019 Jun
+    2]"): a change log or a FAQ states its entries that tersely, and the title above says what
     the entry is of. Three words at least, two in lower case, ending as a sentence."""
     words = re.findall(r"[A-Za-z]{2,}", s)
     return s.rstrip().endswith(".") and len(words) >= 3 and sum(w.islower() for w in words) >= 2
