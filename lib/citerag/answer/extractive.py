@@ -279,8 +279,7 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals:
     # (Not when the question asks what an acronym stands for: "XML is a markup language"
     # defines XML without spelling it out.)
     defined = "definition" in types and not ("expansion" in types and acronym) and defines_name(p.text, [], subject)
-    # A version or a date is what a change log's entry leaves to its title (see `with_section`).
-    titled = any(t in _TITLE_VALUES and CUES[t].search(_unnumbered_title(p)) for t in types)
+    titled = bool(_title_values(p, types))
     return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym), float(located),
                float(named), float(defined), float(titled))
 
@@ -290,9 +289,18 @@ def _own_title(p: Passage) -> str:
     return p.head.heading.split(" > ")[-1] if p.head.heading else ""
 
 
-def _unnumbered_title(p: Passage) -> str:
-    """The passage's own section title without its number: "4.2.1.3 Known Issues" shows no version."""
-    return re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", _own_title(p))
+# Values a change log's entry leaves to its section title ("Version 3.1.4 [2019 Jun 2]" over "Add X.")
+_TITLE_VALUES = ("version", "date")
+
+
+def _title_values(p: Passage, types: tuple[str, ...] | set[str]) -> set[str]:
+    """The wanted versions or dates the passage's own section title shows, not by its section
+    number ("4.2.1.3 Known Issues" shows no version)."""
+    wanted = [t for t in types if t in _TITLE_VALUES]
+    if not wanted:  # (most questions: no title read on the ranking's hot path)
+        return set()
+    title = re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", _own_title(p))
+    return {t for t in wanted if CUES[t].search(title)}
 
 
 def _numbered_title(p: Passage) -> str:
@@ -740,9 +748,6 @@ def _sentence_beside(u: Unit, anchor: Unit) -> bool:
     return u.kind == "sentence" and u.key == anchor.key and u.block == anchor.block
 
 
-_TITLE_VALUES = ("version", "date")
-
-
 def with_section(p: Passage, heads: tuple[Head, ...], types: tuple[str, ...], text_of: dict[str, str]) -> Passage:
     """A passage that never names the thing asked for ("which *version* added X?") while its
     section title does ("13.1.1.22 Version 2.12.5 [2003 May 19]" over "Add X."): the answer is
@@ -761,8 +766,7 @@ def with_section(p: Passage, heads: tuple[Head, ...], types: tuple[str, ...], te
     title = token_set(section)
     # A version or a date asked for is what a change log's title gives ("Version 3.1.4 [2019 Jun
     # 2]" over "First signed release. Versions exist for …", which names versions but shows none).
-    dated = any(t in _TITLE_VALUES and CUES[t].search(_unnumbered_title(p)) and not CUES[t].search(p.text)
-                for t in {*types, *(h.type for h in heads)})
+    dated = any(not CUES[t].search(p.text) for t in _title_values(p, {*types, *(h.type for h in heads)}))
     if not dated and not any(h.word.lower() not in words and h.word.lower() in title for h in heads) and not (
             any(h.type == "locator" for h in heads) and _numbered_title(p)):
         return p
