@@ -2868,3 +2868,72 @@ def test_an_edition_is_stated_by_its_abbreviation():
     head = asked_heads("Which edition of Introduction to Widgets does DOC 1 cite?")[0]
     assert head_stated(head, "", "[13] Lund A (2020) Introduction to Widgets (Press), 3rd Ed. [c1]")
     assert not head_stated(head, "", "[13] Lund A (2020) Introduction to Widgets, eds Kalai Y. [c1]")
+
+
+@pytest.mark.parametrize("line, entry", [
+    ("4.3 The Wid | get Transform | 24", True),                      # a title's word broken across cells
+    ("1.1 | Purpo | se and Scope . . . . . . . | . . . . . . 1", True),  # dot leaders in cells of their own
+    ("2.2.1.Security . . . . . . . . . | . . . 4", True),             # no space after the label
+    ("2.1.1. Digital Widget Algorithms .................... 3", True),
+    ("3 | Invoking the Tool_. . . . . . . . . . ._ 5", True),
+    ("Table 2 | Widget parameter sets . . . . . . . . . | 43", True),
+    ("A.1 Examples . . . . . . 55", True),
+    ("4.3 The Widget Transform . . . 24. [c1]", True),               # as an answer quotes it
+    ("WG-KX-512 | 2 | 128", False),                                  # a data table's rows
+    ("2 | 128 bits | 3", False),
+    ("The widget is 24", False),
+])
+def test_a_contents_entry_is_recognised_by_its_shape(line, entry):
+    from citerag.answer.asked import CONTENTS_ROW
+
+    assert bool(CONTENTS_ROW.search(line)) is entry
+
+
+def test_a_contents_list_is_read_only_for_a_page_question():
+    from citerag.answer.asked import mended_contents
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+
+    ev = Evidence("k", None, "Contents\n\n4.2 Sampling . . . . . . . 22\n4.3 The Wid | get Transform | 24\n"
+                             "4.3.1 Multiplication . . . . . . . 27", "Contents")
+    assert not any(u.kind == "contents" for u in units(ev))  # a contents list states nothing else
+    listed = [u.text for u in units(ev, contents=True) if u.kind == "contents"]
+    assert listed == ["4.2 Sampling … 22", "4.3 The Wid | get Transform | 24", "4.3.1 Multiplication … 27"]
+    # a word the layout broke across cells is stated, for the focus checks, joined
+    assert "4.3 The Widget Transform | 24" in mended_contents(ev.text).split("\n")
+    # "on which page" asks for a contents entry; "which web page" for an address
+    assert answer_types("On which page does Section 4.3 start in DOC 1?") == ("page",)
+    assert asked_heads("On which page is Table 2 listed?")[0].type == "page"
+    assert asked_heads("Which web page does DOC 1 point to?")[0].type == ""
+    assert "page" not in answer_types("What page size does the canvas use?")
+
+
+@pytest.mark.parametrize("corpus, question, needs, page", [
+    # a section's title broken across the contents table's cells ("The Nui | mber-Theoretic")
+    ("default", "On which page does Section 4.3, The Number-Theoretic Transform, start in FIPS 203?", "24", 7),
+    # a list of tables (retrieval found it, but the evidence budget had dropped it)
+    ("default", "On which page of FIPS 205 is Table 2, the SLH-DSA parameter sets, listed?", "43", 9),
+    # a manual's contents, by a numbered version title
+    ("tech-manuals", "On which page of the Gri manual is Version 2.2.0 listed in the contents?", "216", None),
+])
+def test_on_which_page_is_answered_from_the_contents_list(agents, corpus, question, needs, page):
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused, r.answer.notes
+    assert needs in r.answer.answer
+    assert page is None or any(c["start_page"] == page for c in r.answer.citations), r.answer.citations
+
+
+def test_a_page_question_on_something_no_contents_list_names_is_refused(agents):
+    r = ask(agents, "default", "On which page does FIPS 205's section on GPU acceleration start?")
+    assert r.answer.refused, r.answer.answer
+
+
+def test_the_contents_lookup_can_be_switched_off(agents):
+    """`agent.contents_chunks: 0` is the ablation: the contents list is then not read, and the
+    question that only it answers is refused."""
+    from citerag.agent.workflow import Agent
+
+    agent = agents["default"]
+    off = Agent(agent.store, agent.params.with_overrides({"agent.contents_chunks": 0}))
+    r = off.run("On which page does Section 4.3, The Number-Theoretic Transform, start in FIPS 203?")
+    assert r.answer.refused and not any(ev.get("contents_added") for ev in r.trace)

@@ -30,7 +30,7 @@ from workflows.events import Event, StartEvent, StopEvent
 from citerag.agent import policies
 from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
-from citerag.answer.asked import leading_scope, split_parts
+from citerag.answer.asked import CONTENTS_ROW, answer_types, leading_scope, split_parts
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.core.artifacts import write_text_atomic
 from citerag.core.asyncrun import run_sync
@@ -67,8 +67,10 @@ class AgentState:
         self.trace.append({"step": self.counters.steps, "node": node, **data})
 
     def ordered_hits(self) -> list[Hit]:
-        """Retrieved hits first (in the order found), graph findings after them."""
-        return [h for h in self.hits if "graph" not in h.ranks] + [h for h in self.hits if "graph" in h.ranks]
+        """Retrieved hits first (in the order found), then the contents lists looked up for a page
+        question, graph findings last."""
+        return ([h for h in self.hits if "graph" not in h.ranks and "contents" not in h.ranks]
+                + [h for h in self.hits if "contents" in h.ranks] + [h for h in self.hits if "graph" in h.ranks])
 
     @cached_property
     def parts(self) -> list[str]:
@@ -164,8 +166,10 @@ class AgentWorkflow(Workflow):
         added = []
         if self.graph is not None and merged:
             added = self._expand(st, merged)
+        listed = self._contents(st) if st.counters.rounds == 1 else []
         st.event("retrieve", round=st.counters.rounds, queries=[q for q, _ in ev.queries],
-                 hits=[h.chunk_id for h in merged], graph_added=added, tool_calls=st.counters.tool_calls)
+                 hits=[h.chunk_id for h in merged], graph_added=added, contents_added=listed,
+                 tool_calls=st.counters.tool_calls)
         return AssessEvent()
 
     @step
@@ -266,6 +270,26 @@ class AgentWorkflow(Workflow):
             return StopEvent(result=st)
         return AnswerEvent() if decision == "answer" else VerifyEvent(skipped_answer=True)
 
+    def _contents(self, st: AgentState) -> list[str]:
+        """For a question asking on which page something is, the contents lists (or indexes) of
+        the documents it names (of any, when it names none) whose best entry holds enough of its
+        terms. Retrieval seldom finds them: their lines are short, and the layout often breaks a
+        title's words across cells ("Purpos | e and Scope | 1")."""
+        n = self.params.agent.contents_chunks
+        if not n or "page" not in answer_types(st.qa.text):
+            return []
+        docs = {doc for _, doc in self.store.knowledge.doc_mentions(st.qa.text)}
+        score = Scorer(st.qa, self.idf)
+        ranked = sorted(((max(map(score, entries)), cid) for cid, entries in _contents_lists(self.store).items()
+                         if not docs or self.store.by_id[cid].doc_id in docs), key=lambda x: (-x[0], x[1]))
+        # (an entry never holds the question's frame, "on which page does … start", so its share
+        # of the terms stays low: the best lists are taken, unless their entries share next to nothing)
+        found = [(s, cid) for s, cid in ranked[:n] if s >= _CONTENTS_MIN_SHARE]
+        # (one retrieval found too is moved to the contents slots, which the evidence budget keeps)
+        st.hits = [h for h in st.hits if h.chunk_id not in {cid for _, cid in found}]
+        st.hits += [Hit(0, Location.of(self.store.by_id[cid]), s, {"contents": 1}, {}) for s, cid in found]
+        return [cid for _, cid in found]
+
     def _expand(self, st: AgentState, hits: list[Hit]) -> list[str]:
         g = self.params.agent.graph
         score = Scorer(st.qa, self.idf)
@@ -291,6 +315,20 @@ def _interleave(branches: list[list[Hit]]) -> list[Hit]:
                 seen.add(b[i].chunk_id)
                 out.append(b[i])
     return out
+
+
+_CONTENTS: dict[int, dict[str, list[str]]] = {}
+_CONTENTS_MIN_SHARE = 0.1  # a contents entry sharing less of the question's terms names something else
+
+
+def _contents_lists(store: IndexStore) -> dict[str, list[str]]:
+    """The chunks holding a contents list or an index (three entries or more), with their entries;
+    read once per store."""
+    key = id(store)
+    if key not in _CONTENTS:
+        found = {c.chunk_id: [m.group(0) for m in CONTENTS_ROW.finditer(c.text)] for c in store.chunks}
+        _CONTENTS[key] = {cid: entries for cid, entries in found.items() if len(entries) >= 3}
+    return _CONTENTS[key]
 
 
 _GRAPHS: dict[int, Any] = {}

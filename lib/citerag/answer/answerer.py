@@ -25,6 +25,7 @@ from citerag.answer.asked import (
     head_stated,
     letter_modifiers,
     letter_written,
+    mended_contents,
     phrase_stated,
     place_numbers,
     setting_head,
@@ -275,6 +276,7 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
     unsourced = ([f"a reference of {', '.join(qa.doc_mentions)}"]
                  if qa.asks_cited and qa.docs and not any(e.doc_id in qa.docs for e in cited) else [])
     raw = " ".join(e.headed_text for e in cited)
+    raw = f"{raw} {mended_contents(raw)}"  # "Requir | ements" in a contents list states "Requirements"
     text = raw.lower()
     places = place_numbers(qa.text)
     missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions)

@@ -94,6 +94,9 @@ TYPES: dict[str, re.Pattern[str]] = {
     # "to which e-mail address …": the address itself answers it. Not "which website …": a reference
     # entry names the site in the sentence after the one the question's words match
     "email": re.compile(r"\be-?mail address(?:es)?\b", re.I),
+    # "on which page does section X start / is table Y": a contents entry answers it (not "which page
+    # size …", which asks for a size)
+    "page": re.compile(r"\b(?:which|what) page\b(?=\s+(?:of|in|does|do|did|is|are|was|were|has|have|will)\b)", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
@@ -134,6 +137,25 @@ _COUNT_OF_NOUN = re.compile(r"\b(" + NUMBER_WORD + r")\s+((?:[a-z][a-z-]*\s+)?[a
 
 # An entry of a reference list ("[12] Name A (2016) Title …"), or its year in brackets.
 _REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
+# An entry of a contents list or an index: a section's (table's, figure's) label and title, then the
+# page it starts on, after dot leaders or in a cell of its own ("4.3 The Transform . . . . 24",
+# "2.1 | Terms and Definitions | 2", "Table 3. Sizes ...... 9"); in an answer, before its citation.
+CONTENTS_ROW = re.compile(r"(?m)^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Section|Chapter)\s+)?"
+                          r"(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})*\.?)(?:[ \t|]+|(?<=\.)(?=[A-Z]))"
+                          r"[A-Za-z][^\n]*?[a-z]{2}[^\n]*?"
+                          r"(?:(?:[ \t|_]*\.){3,}[ \t|._]*|[ \t]*\|[ \t]*|_[ \t]*|\s…\s)(\d{1,4})"
+                          r"[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")
+# A word a contents list's layout broke across two cells ("Requir | ements"), at times with a stray
+# letter at the break ("Mathei | matical").
+_BROKEN_WORD = re.compile(r"(?<=[a-z])( ?[a-z])? \| (?=[a-z])")
+
+
+def mended_contents(text: str) -> str:
+    """The text's contents entries with their broken words joined (both ways: with and without the
+    letter before the break), for the checks that the cited text states the question's words."""
+    entries = [m.group(0) for m in CONTENTS_ROW.finditer(text) if _BROKEN_WORD.search(m.group(0))]
+    return "\n".join(v for e in entries for v in (_BROKEN_WORD.sub(lambda m: m.group(1) or "", e),
+                                                   _BROKEN_WORD.sub("", e)))
 
 # What a unit of each answer type shows.
 CUES: dict[str, re.Pattern[str]] = {
@@ -171,6 +193,8 @@ CUES: dict[str, re.Pattern[str]] = {
     # a version's number as written, or a version named by its place ("any later version")
     "version": re.compile(r"\bv\.?\s?\d+(?:\.\d+)*\b|\bversion\s+\d|(?<![\w.])\d+\.\d+\.\d+\b|"
                           r"\b(?:any|latest|later|earlier|current|newer|older|previous|next)\s+versions?\b", re.I),
+    # "on which page …": a contents entry, which gives the page a section starts on
+    "page": CONTENTS_ROW,
     "citation": _REFERENCE_CUE,
     "title": _REFERENCE_CUE,  # a cited work's title stands in its entry
     # a numbered title ("10.2.2 Key Generation", "A.3 Examples") or a named part ("Table 4", "Section 3.1")
@@ -252,6 +276,8 @@ _COPULA = frozenset("is are was were".split())
 _COUNT_WORDS = frozenset(NUMBER_WORDS) | {"several", "many", "few"}
 # Heads that name an answer type: the answer shows the type's cue instead of the word.
 _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".split(), "date"),
+                # "on which page does X start" by a contents entry ("4.3 The Transform . . . 24")
+                "page": "page",
                 **dict.fromkeys("size sizes length lengths value values number numbers count amount bytes bits "
                                 "percent percentage".split(), "number"),
                 # "which method/macro/option …" is answered by a name written as code ("getWidth",
@@ -683,6 +709,8 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             typed = _TYPED_HEADS.get(head.lower(), "")
             if stem(head.lower()) == "address":
                 typed = next((_ADDRESS_KINDS[m.lower()] for m in mods if m.lower() in _ADDRESS_KINDS), "")
+            if typed == "page" and mods:  # "which *web* page …" asks for an address, not a page number
+                typed = ""
             out.append(Head(head, typed, mods, alternatives))
             if typed == "number" and head.lower() in _COUNTS and rest[end:end + 1] == ["of"]:
                 counted = _counted(rest[end + 1:end + 5])

@@ -91,10 +91,12 @@ def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
     With `neighbours`, each hit is followed by the next chunk of its document
     (tables and algorithms often continue there). Graph findings (hits ranked "graph") take up
     to `graph_chunks` slots after the budget: they were found because they define or continue
-    what the top hits name, and a budget the retrieved hits fill would drop them all."""
+    what the top hits name, and a budget the retrieved hits fill would drop them all. The contents
+    lists looked up for a page question (ranked "contents") take those slots first."""
     retrieved, found = [], []
     for h in hits:
-        (found if "graph" in getattr(h, "ranks", {}) else retrieved).append(h)
+        ranks = getattr(h, "ranks", {})
+        (found if "graph" in ranks or "contents" in ranks else retrieved).append(h)
     order: list[tuple[str, float]] = []
     seen: set[str] = set()
     by_doc_ordinal = {(c.doc_id, c.ordinal): c for c in store.chunks} if params.neighbours else {}

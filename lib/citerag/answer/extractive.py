@@ -24,6 +24,7 @@ from citerag.answer.asked import (
     Asked,
     Head,
     Part,
+    answer_types,
     asked,
     asked_heads,
     asks_default,
@@ -178,6 +179,21 @@ def _without_date_heads(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnal
     return dataclasses.replace(qa, text=text)
 
 
+# What a contents entry states by its form alone: the page, that a part starts (or is listed) there,
+# and the kind of part a numbered entry is ("Section 4.3" is the entry "4.3 The Transform … 24").
+_PAGE_FRAME = re.compile(r"\b(?:pages?|start(?:s|ed)?|begins?|listed|appears?|(?:sub)?sections?|chapters?|"
+                         r"appendix|annex)\b", re.I)
+
+
+def _without_page_frame(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnalysis:
+    """An "on which page does X start?" part as the contents entry for X states it: without the
+    frame an entry never writes, which would leave every entry's share of the terms low."""
+    if not any(h.type == "page" for h in heads):
+        return qa
+    return dataclasses.replace(qa, text=_PAGE_FRAME.sub(" ", qa.text),
+                               anchors=tuple(_PAGE_FRAME.sub("", a).strip() for a in qa.anchors))
+
+
 def _form_stated(score: Scorer, heads: tuple[Head, ...]) -> Callable[[str], float]:
     """The part's scorer, with the words naming an e-mail or web address counted as stated by a
     passage showing one: "… may be submitted to x@y.org" states the "e-mail address" it never
@@ -313,7 +329,9 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
             topics: tuple[str, ...] = (), attribute: str = "", ordinary: frozenset[str] = frozenset()) -> Draft:
     """A cited draft answer (empty text when no passage is relevant enough). `ordinary`: words of
     plain English that weigh nothing when the corpus never uses them."""
-    all_units = [u for ev in evidence for u in units(ev)]
+    # (a contents list's entries are read only when the question asks on which page something is)
+    paged = "page" in answer_types(qa.text)
+    all_units = [u for ev in evidence for u in units(ev, paged)]
     if not all_units:
         return Draft("", "none")
     score = Scorer(qa, idf, ordinary)
@@ -328,7 +346,7 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
             draft = Draft(_cite_all(steps), "steps", [s], [1.0], [], s)
             return _with_other_parts(draft, steps, qa, want, evidence, all_units, params, idf, ordinary, score)
 
-    if not want.multi or topics:
+    if (not want.multi or topics) and not paged:
         preferred = _section_opening(qa, evidence, all_units) or _preferred(
             qa, all_units, score, params, {ev.key: ev.doc_id for ev in evidence})
         if preferred:
@@ -349,6 +367,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     # with the other parts' facts, which a terse step beside it would push out.)
     cands = [p for p in whole if p.head.kind != "title"
              and (p.head.kind != "step" or (not want.multi and _names_algorithm(qa, p.head.group)))]
+    # "on which page …" is answered by a contents entry, when the evidence holds a contents list
+    listed = any(p.head.kind == "contents" for p in cands)
     opening = _openings(evidence, all_units) if qa.broad else set()
     wanted = names(qa, ordinary)
     keys = list(dict.fromkeys(u.key for u in all_units))
@@ -375,7 +395,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     for n, part in enumerate(want.parts):
         quoted = query_phrases(part.text)
         heads = asked_heads(part.text)
-        pqa = _without_date_heads(_part_qa(qa, part.text, first_subject if n else None), heads)
+        pqa = _without_page_frame(_without_date_heads(_part_qa(qa, part.text, first_subject if n else None), heads),
+                                  heads)
         score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
         form_score = _form_stated(score, heads)
         # the names this part asks about: a passage defining another part's name does not answer it
@@ -421,6 +442,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                           + (SAME_SECTION_BONUS if section and p.head.heading == section
                              and not _overlaps(p, chosen) else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
+                         and (p.head.kind == "contents") == (listed and "page" in part.types)
                          and not (conditional and p.head.kind == "step")
                          and (not same_doc or doc_of[p.head.key] == same_doc)),
                         key=lambda x: (-x[0], x[1]))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from citerag.answer.asked import CONTENTS_ROW as _CONTENTS_ROW
 from citerag.answer.asked import REFERENCE_ENTRY as _REFERENCE_ENTRY
 from citerag.answer.asked import spelled_acronyms
 from citerag.answer.evidence import Evidence
@@ -57,6 +58,8 @@ _DEFAULT = re.compile(rf"^(?:{_DEFAULT_OPENING})\b", re.I)
 # Items of an announced list that are names (this many words at most: "Box", "Arc (a ring slice)")
 # a passage reads beyond its window of following units, up to `_LIST_ITEMS` of them. (Longer items,
 # each a description, are read as before: reading more of them pushed the asked one out.)
+# The dot leaders (and the cell breaks among them) between a contents entry's title and its page.
+_LEADERS = re.compile(r"(?:[ \t|_]*\.){3,}[ \t|._]*")
 _LIST_ITEMS = 12
 _NAME_ITEM = 4
 # A one-word list item that is a name ("Box", "--quiet", "setInk"), not a stray word of a line.
@@ -69,7 +72,7 @@ _ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|inclu
 class Unit:
     text: str
     key: str
-    kind: str  # sentence | row | definition | step | title | code
+    kind: str  # sentence | row | definition | step | title | code | contents
     order: int  # position in the evidence, for stable output
     group: str = ""  # algorithm title for steps (and the description line under the title)
     block: int = 0  # paragraph (blank-line block) within the evidence
@@ -78,7 +81,10 @@ class Unit:
     opens: bool = False  # the first sentence under a section title in this evidence
 
 
-def units(ev: Evidence) -> list[Unit]:
+def units(ev: Evidence, contents: bool = False) -> list[Unit]:
+    """The evidence's units in reading order. Entries of a contents list or an index state nothing
+    but where a part starts: read as units (of kind "contents") only with `contents`, for a question
+    asking on which page something is; otherwise left out."""
     out: list[Unit] = []
     header: list[str] | None = None
     caption = ""
@@ -104,9 +110,12 @@ def units(ev: Evidence) -> list[Unit]:
 
     paras = re.split(r"\n\s*\n", ev.text)
     for block, para in enumerate(paras):
-        # Contents-list lines ("Algorithm 19 | WG-KX.KeyGen() . . . 35") state nothing.
-        lines = _join_wrapped_cells([ln.strip() for ln in para.split("\n")
-                                     if ln.strip() and not _DOT_LEADER.search(ln)])
+        # Contents-list lines ("Algorithm 19 | WG-KX.KeyGen() . . . 35") state nothing but a page.
+        raw = [ln.strip() for ln in para.split("\n") if ln.strip()]
+        entries = [ln for ln in raw if _CONTENTS_ROW.match(ln)] if contents else []
+        for ln in entries:
+            add(_LEADERS.sub(" … ", ln), "contents")
+        lines = _join_wrapped_cells([ln for ln in raw if not _DOT_LEADER.search(ln) and ln not in entries])
         header, caption = None, ""
         if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in own_titles:
             # A later section inside the same chunk: its sentences are read under its own title.

@@ -336,6 +336,9 @@ class AgentParams(_Section):
     # answer/refuse model decide (answer.abstain); "hits" refuses with budget_exhausted.
     thin_evidence: Literal["model", "hits"] = "hits"
     trace_dir: str = "outputs/traces"
+    # A question asking on which page something is also reads this many contents lists (or
+    # indexes) of the documents it names, found by their entries' shape (0: off)
+    contents_chunks: int = Field(1, ge=0, le=5)
     graph: GraphParams = GraphParams()
     conversation: ConversationParams = ConversationParams()
 
