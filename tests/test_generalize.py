@@ -2874,6 +2874,8 @@ def test_an_edition_is_stated_by_its_abbreviation():
     ("4.3 The Wid | get Transform | 24", True),                      # a title's word broken across cells
     ("1.1 | Purpo | se and Scope . . . . . . . | . . . . . . 1", True),  # dot leaders in cells of their own
     ("2.2.1.Security . . . . . . . . . | . . . 4", True),             # no space after the label
+    ("3.2.11Widget setup . . . . . . . . | . . . . 38", True),       # … nor after a numeric one
+    ("2.6.1Beta release 3", False),                                  # no leaders, no page cell
     ("2.1.1. Digital Widget Algorithms .................... 3", True),
     ("3 | Invoking the Tool_. . . . . . . . . . ._ 5", True),
     ("Table 2 | Widget parameter sets . . . . . . . . . | 43", True),
@@ -2915,6 +2917,9 @@ def test_a_contents_list_is_read_only_for_a_page_question():
     ("default", "On which page of FIPS 205 is Table 2, the SLH-DSA parameter sets, listed?", "43", 9),
     # a manual's contents, by a numbered version title
     ("tech-manuals", "On which page of the Gri manual is Version 2.2.0 listed in the contents?", "216", None),
+    # a later part asking the page of the section an earlier part answered with ("5.4.11Code acquisition")
+    ("tech-manuals", "Which section of the AMC manual covers code acquisition, and on which page does it start?",
+     "38", None),
 ])
 def test_on_which_page_is_answered_from_the_contents_list(agents, corpus, question, needs, page):
     r = ask(agents, corpus, question)

@@ -141,7 +141,8 @@ _REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
 # page it starts on, after dot leaders or in a cell of its own ("4.3 The Transform . . . . 24",
 # "2.1 | Terms and Definitions | 2", "Table 3. Sizes ...... 9"); in an answer, before its citation.
 CONTENTS_ROW = re.compile(r"(?m)^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Section|Chapter)\s+)?"
-                          r"(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})*\.?)(?:[ \t|]+|(?<=\.)(?=[A-Z]))"
+                          r"(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})*\.?)(?:[ \t|]+|(?<=\.)(?=[A-Z])|"
+                          r"(?:(?<=\.\d)|(?<=\.\d\d)|(?<=\.\d\d\d))(?=[A-Z][a-z]))"
                           r"[A-Za-z][^\n]*?[a-z]{2}[^\n]*?"
                           r"(?:(?:[ \t|_]*\.){3,}[ \t|._]*|[ \t]*\|[ \t]*|_[ \t]*|\s…\s)(\d{1,4})"
                           r"[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")

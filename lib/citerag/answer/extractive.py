@@ -397,6 +397,9 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         heads = asked_heads(part.text)
         pqa = _without_page_frame(_without_date_heads(_part_qa(qa, part.text, first_subject if n else None), heads),
                                   heads)
+        if n and chosen and "page" in part.types and _REFERS_BACK.search(part.text):
+            # "…, and on which page does it start?": the entry of the section an earlier part answered with
+            pqa = dataclasses.replace(pqa, text=f"{pqa.text} {_numbered_title(chosen[0])}")
         score = question_score if pqa is qa else Scorer(pqa, idf, ordinary)
         form_score = _form_stated(score, heads)
         # the names this part asks about: a passage defining another part's name does not answer it
