@@ -2942,3 +2942,14 @@ def test_the_contents_lookup_can_be_switched_off(agents):
     off = Agent(agent.store, agent.params.with_overrides({"agent.contents_chunks": 0}))
     r = off.run("On which page does Section 4.3, The Number-Theoretic Transform, start in FIPS 203?")
     assert r.answer.refused and not any(ev.get("contents_added") for ev in r.trace)
+
+
+def test_what_an_acronym_is_is_more_than_what_it_stands_for(agents):
+    """"What is HQC?" was answered by the acronym list's row alone ("HQC: Hamming Quasi-Cyclic."):
+    the letters spelled out, not what the thing is. The row stays first, and the passage saying
+    what it is follows; "what does HQC stand for?" keeps the row alone."""
+    what = ask(agents, "default", "What is HQC?").answer
+    assert not what.refused and what.answer.startswith("HQC: Hamming Quasi-Cyclic.")
+    assert "quasi-cyclic codes" in what.answer
+    stands = ask(agents, "default", "What does HQC stand for?").answer
+    assert stands.answer.startswith("HQC: Hamming Quasi-Cyclic.") and "\n" not in stands.answer.strip()

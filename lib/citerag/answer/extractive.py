@@ -28,6 +28,7 @@ from citerag.answer.asked import (
     asked,
     asked_heads,
     asks_default,
+    expands,
     states_a_default,
     type_match,
     typing_words,
@@ -39,8 +40,8 @@ from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, asked_section, content_words, definition_subject, in_section
 from citerag.retrieval.rerank import is_overview
 from citerag.text.inflect import says_word
-from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import (
+    ACRONYM,
     CAMEL_NAME,
     DOCUMENT_PARTS,
     IO_LINE,
@@ -52,6 +53,7 @@ from citerag.text.patterns import (
     names_place,
     query_phrases,
 )
+from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.terms import Scorer, idf_weights, weighted_share
 from citerag.text.tokenize import POSSESSIVE, QUESTION_FRAME, STOPWORDS, token_set
 
@@ -349,6 +351,15 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     if (not want.multi or topics) and not paged:
         preferred = _section_opening(qa, evidence, all_units) or _preferred(
             qa, all_units, score, params, {ev.key: ev.doc_id for ev in evidence})
+        if preferred and _spells_out_only(preferred, qa, want):
+            # "What is WKEM?" → "WKEM: Widget Key-Encapsulation Mechanism." says what the letters stand
+            # for, not what it is: the passage that says so follows it
+            said = {id(u) for u in preferred}
+            rest = _answer_parts(qa, want, evidence, [u for u in all_units if id(u) not in said], params, idf,
+                                 ordinary, score)
+            if rest.text:
+                s = max(rest.best, score(preferred[0].text))
+                return Draft(f"{_cite_all(preferred)}\n{rest.text}", "preferred", [s], [1.0], [], s)
         if preferred:
             s = score(" ".join(u.text for u in preferred))
             t = type_match(want.types, " ".join(u.text for u in preferred), want.acronym)
@@ -831,6 +842,17 @@ def _openings(evidence: list[Evidence], all_units: list[Unit], n: int = 2) -> se
     for k in opens:
         out |= {id(u) for u in [u for u in all_units if u.key == k and u.kind == "sentence"][:n]}
     return out
+
+
+def _spells_out_only(preferred: list[Unit], qa: QueryAnalysis, want: Asked) -> bool:
+    """A definition question about an acronym ("What is WKEM?", not "What does WKEM stand for?")
+    whose preferred answer is one glossary row that only spells the acronym out."""
+    subject = qa.subject or ""
+    if len(preferred) != 1 or "expansion" in want.types or not ACRONYM.fullmatch(subject.replace("-", "")):
+        return False
+    term, _, value = preferred[0].text.partition(":")
+    return (preferred[0].kind == "definition" and term.strip(" ()").lower() == subject.lower()
+            and expands(subject, value) and len(value.split()) <= len(subject) + 3)
 
 
 def _cite_all(us: list[Unit]) -> str:
