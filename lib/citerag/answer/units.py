@@ -55,11 +55,11 @@ _MARK = re.compile(r"^(?:(?:•|[-*](?=\s))\s*)+")
 # chaining long items would make a passage that matches any question.
 _SHORT_ITEM = 15
 _DEFAULT = re.compile(rf"^(?:{_DEFAULT_OPENING})\b", re.I)
+# The dot leaders (and the cell breaks among them) between a contents entry's title and its page.
+_LEADERS = re.compile(r"(?:[ \t|_]*\.){3,}[ \t|._]*")
 # Items of an announced list that are names (this many words at most: "Box", "Arc (a ring slice)")
 # a passage reads beyond its window of following units, up to `_LIST_ITEMS` of them. (Longer items,
 # each a description, are read as before: reading more of them pushed the asked one out.)
-# The dot leaders (and the cell breaks among them) between a contents entry's title and its page.
-_LEADERS = re.compile(r"(?:[ \t|_]*\.){3,}[ \t|._]*")
 _LIST_ITEMS = 12
 _NAME_ITEM = 4
 # A one-word list item that is a name ("Box", "--quiet", "setInk"), not a stray word of a line.
