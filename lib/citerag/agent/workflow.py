@@ -274,7 +274,7 @@ class AgentWorkflow(Workflow):
         """For a question asking on which page something is, the contents lists (or indexes) of
         the documents it names (of any, when it names none) whose best entry holds enough of its
         terms. Retrieval seldom finds them: their lines are short, and the layout often breaks a
-        title's words across cells ("Purpos | e and Scope | 1")."""
+        title's words across cells ("Overvi | ew of Widgets | 1")."""
         n = self.params.agent.contents_chunks
         if not n or "page" not in answer_types(st.qa.text):
             return []

@@ -276,7 +276,7 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
     unsourced = ([f"a reference of {', '.join(qa.doc_mentions)}"]
                  if qa.asks_cited and qa.docs and not any(e.doc_id in qa.docs for e in cited) else [])
     raw = " ".join(e.headed_text for e in cited)
-    raw = f"{raw} {mended_contents(raw)}"  # "Requir | ements" in a contents list states "Requirements"
+    raw = f"{raw} {mended_contents(raw)}"  # "Widg | et Layout" in a contents list states "Widget"
     text = raw.lower()
     places = place_numbers(qa.text)
     missing = [f for f in focus_terms(qa.text, qa.identifiers, qa.doc_mentions)

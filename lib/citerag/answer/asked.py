@@ -146,8 +146,8 @@ CONTENTS_ROW = re.compile(r"(?m)^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Se
                           r"[A-Za-z][^\n]*?[a-z]{2}[^\n]*?"
                           r"(?:(?:[ \t|_]*\.){3,}[ \t|._]*|[ \t]*\|[ \t]*|_[ \t]*|\s…\s)(\d{1,4})"
                           r"[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")
-# A word a contents list's layout broke across two cells ("Requir | ements"), at times with a stray
-# letter at the break ("Mathei | matical").
+# A word a contents list's layout broke across two cells ("Widg | et Layout"), at times with a stray
+# letter at the break ("Symboi | ls").
 _BROKEN_WORD = re.compile(r"(?<=[a-z])( ?[a-z])? \| (?=[a-z])")
 
 
