@@ -30,7 +30,7 @@ from workflows.events import Event, StartEvent, StopEvent
 from citerag.agent import policies
 from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
-from citerag.answer.asked import CONTENTS_ROW, answer_types, leading_scope, split_parts
+from citerag.answer.asked import answer_types, contents_entries, leading_scope, split_parts
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.core.artifacts import write_text_atomic
 from citerag.core.asyncrun import run_sync
@@ -326,7 +326,7 @@ def _contents_lists(store: IndexStore) -> dict[str, list[str]]:
     read once per store."""
     key = id(store)
     if key not in _CONTENTS:
-        found = {c.chunk_id: [m.group(0) for m in CONTENTS_ROW.finditer(c.text)] for c in store.chunks}
+        found = {c.chunk_id: contents_entries(c.text) for c in store.chunks}
         _CONTENTS[key] = {cid: entries for cid, entries in found.items() if len(entries) >= 3}
     return _CONTENTS[key]
 

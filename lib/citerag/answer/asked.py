@@ -151,10 +151,22 @@ CONTENTS_ROW = re.compile(r"(?m)^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Se
 _BROKEN_WORD = re.compile(r"(?<=[a-z])( ?[a-z])? \| (?=[a-z])")
 
 
+# What every contents entry has, checked first: a leader, a cell break or an ellipsis, and a page
+# number at the end (the full pattern is slow on prose, and most lines are prose).
+_ENTRY_MARK = re.compile(r"\||…|\.\s?\.|_")
+_ENTRY_END = re.compile(r"\d[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")
+
+
+def contents_entries(text: str) -> list[str]:
+    """The lines of the text that are contents entries (`CONTENTS_ROW`)."""
+    return [ln for ln in text.split("\n") if _ENTRY_MARK.search(ln) and _ENTRY_END.search(ln)
+            and CONTENTS_ROW.match(ln)]
+
+
 def mended_contents(text: str) -> str:
     """The text's contents entries with their broken words joined (both ways: with and without the
     letter before the break), for the checks that the cited text states the question's words."""
-    entries = [m.group(0) for m in CONTENTS_ROW.finditer(text) if _BROKEN_WORD.search(m.group(0))]
+    entries = [e for e in contents_entries(text) if _BROKEN_WORD.search(e)]
     return "\n".join(v for e in entries for v in (_BROKEN_WORD.sub(lambda m: m.group(1) or "", e),
                                                    _BROKEN_WORD.sub("", e)))
 
