@@ -286,7 +286,8 @@ class AgentWorkflow(Workflow):
         # of the terms stays low: the best lists are taken, unless their entries share next to nothing)
         found = [(s, cid) for s, cid in ranked[:n] if s >= _CONTENTS_MIN_SHARE]
         # (one retrieval found too is moved to the contents slots, which the evidence budget keeps)
-        st.hits = [h for h in st.hits if h.chunk_id not in {cid for _, cid in found}]
+        moved = {cid for _, cid in found}
+        st.hits = [h for h in st.hits if h.chunk_id not in moved]
         st.hits += [Hit(0, Location.of(self.store.by_id[cid]), s, {"contents": 1}, {}) for s, cid in found]
         return [cid for _, cid in found]
 

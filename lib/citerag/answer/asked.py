@@ -140,11 +140,14 @@ _REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
 # An entry of a contents list or an index: a section's (table's, figure's) label and title, then the
 # page it starts on, after dot leaders or in a cell of its own ("4.3 The Transform . . . . 24",
 # "2.1 | Terms and Definitions | 2", "Table 3. Sizes ...... 9"); in an answer, before its citation.
+# (the dot leaders between its title and its page, with the cell breaks among them)
+_LEADERS = r"(?:[ \t|_]*\.){3,}[ \t|._]*"
+CONTENTS_LEADERS = re.compile(_LEADERS)
 CONTENTS_ROW = re.compile(r"(?m)^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Section|Chapter)\s+)?"
                           r"(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})*\.?)(?:[ \t|]+|(?<=\.)(?=[A-Z])|"
                           r"(?:(?<=\.\d)|(?<=\.\d\d)|(?<=\.\d\d\d))(?=[A-Z][a-z]))"
                           r"[A-Za-z][^\n]*?[a-z]{2}[^\n]*?"
-                          r"(?:(?:[ \t|_]*\.){3,}[ \t|._]*|[ \t]*\|[ \t]*|_[ \t]*|\s…\s)(\d{1,4})"
+                          rf"(?:{_LEADERS}|[ \t]*\|[ \t]*|_[ \t]*|\s…\s)(\d{{1,4}})"
                           r"[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")
 # A word a contents list's layout broke across two cells ("Widg | et Layout"), at times with a stray
 # letter at the break ("Symboi | ls").

@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citerag.answer.asked import CONTENTS_ROW as _CONTENTS_ROW
+from citerag.answer.asked import CONTENTS_LEADERS as _LEADERS
 from citerag.answer.asked import REFERENCE_ENTRY as _REFERENCE_ENTRY
-from citerag.answer.asked import spelled_acronyms
+from citerag.answer.asked import contents_entries, spelled_acronyms
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
@@ -55,8 +55,6 @@ _MARK = re.compile(r"^(?:(?:•|[-*](?=\s))\s*)+")
 # chaining long items would make a passage that matches any question.
 _SHORT_ITEM = 15
 _DEFAULT = re.compile(rf"^(?:{_DEFAULT_OPENING})\b", re.I)
-# The dot leaders (and the cell breaks among them) between a contents entry's title and its page.
-_LEADERS = re.compile(r"(?:[ \t|_]*\.){3,}[ \t|._]*")
 # Items of an announced list that are names (this many words at most: "Box", "Arc (a ring slice)")
 # a passage reads beyond its window of following units, up to `_LIST_ITEMS` of them. (Longer items,
 # each a description, are read as before: reading more of them pushed the asked one out.)
@@ -112,9 +110,10 @@ def units(ev: Evidence, contents: bool = False) -> list[Unit]:
     for block, para in enumerate(paras):
         # Contents-list lines ("Algorithm 19 | WG-KX.KeyGen() . . . 35") state nothing but a page.
         raw = [ln.strip() for ln in para.split("\n") if ln.strip()]
-        entries = [ln for ln in raw if _CONTENTS_ROW.match(ln)] if contents else []
-        for ln in entries:
-            add(_LEADERS.sub(" … ", ln), "contents")
+        entries = set(contents_entries("\n".join(raw))) if contents else set()
+        for ln in raw:
+            if ln in entries:
+                add(_LEADERS.sub(" … ", ln), "contents")
         lines = _join_wrapped_cells([ln for ln in raw if not _DOT_LEADER.search(ln) and ln not in entries])
         header, caption = None, ""
         if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in own_titles:
