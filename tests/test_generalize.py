@@ -2964,3 +2964,41 @@ def test_contents_entries_are_found_line_by_line():
             "Table 2 | Widget sizes | 43\nSee the table below for 3 sizes.\n4.4 | Gadgets … 27 . [c1]")
     assert contents_entries(text) == ["4.3 The Widget Transform . . . . 24", "Table 2 | Widget sizes | 43",
                                       "4.4 | Gadgets … 27 . [c1]"]
+
+
+def test_a_bare_one_stands_for_the_earlier_noun():
+    """"how do I use one?" after "What do X's alias synonyms store?" asks how to use an alias
+    synonym; the rewrite left "one" in place, and the follow-up retrieved on "use" alone."""
+    from citerag.conversation.decisions import bare_one_noun, name_bare_one
+
+    assert name_bare_one("how do I use one", "alias synonyms") == "how do I use an alias synonym"
+    assert name_bare_one("which standards specify approved ones", "hash function") == \
+        "which standards specify approved hash functions"
+    assert name_bare_one("how many rounds can one require", "key-establishment scheme") == \
+        "how many rounds can a key-establishment scheme require"
+    assert name_bare_one("how do I write my own one", "Flowable") == "how do I write my own Flowable"
+    for kept in ("which one is the smallest", "is one of them faster", "does it use one key",
+                 "what if there is more than one", "what happens if the user one is empty",
+                 "is there no one", "and the second one", "one or more of them"):
+        assert name_bare_one(kept, "alias synonyms") == kept
+    assert name_bare_one("how do I use one", None) == "how do I use one"
+    # the noun: a defined term, a how-to question's object, a noun phrase of the question
+    assert bare_one_noun("How does the report define a hash function?", "hash") == "hash function"
+    assert bare_one_noun("How do I draw contours in the tool?", "draw contours") == "contours"
+    assert bare_one_noun("What do the tool's alias synonyms store?", "alias synonyms") == "alias synonyms"
+    assert bare_one_noun("What are the tool's new commands a little like?", "like") is None
+    assert bare_one_noun("What are drawings made up of?", "made") is None
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, wanted, needs", [
+    ("default", "How does FIPS 203 define a decapsulation key?", "and which algorithm generates one?",
+     "decapsulation key", "KeyGen"),
+    ("tech-manuals", "What are Gri's alias synonyms?", "and how do I make one?", "alias synonym", "alias"),
+])
+def test_a_follow_up_asking_about_one_is_answered_about_the_earlier_noun(agents, tmp_path, corpus, first, follow_up,
+                                                                         wanted, needs):
+    eng = chat_engine(agents, corpus, tmp_path)
+    eng.turn("t", first)
+    r = eng.turn("t", follow_up)
+    assert wanted in r.rewritten_query, r.rewritten_query
+    assert not r.refused and needs in r.answer, (r.refusal_reason, r.answer[:300])

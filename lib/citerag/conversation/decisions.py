@@ -430,6 +430,65 @@ def name_one(frag: str, prev_q: str) -> str:
     return f"{frag[:m.start(1)]}{kind}{frag[m.end(1):]}"
 
 
+# "one"/"ones" standing for a noun the earlier turn named ("how do I use *one*?", "which standards
+# specify approved *ones*?", "how many rounds can *one* require?"): at the end of the question or
+# before a preposition, or as the subject after an auxiliary. Not a numeral ("one key", "one of
+# them", "one or more"), not "which/that/the second one" (`name_one`, the demonstratives, an
+# answer's list) and not "no one" or "more than one".
+_BARE_ONE = re.compile(rf"\b(?P<aux>(?:{AUXILIARY_ALTERNATION})\s+)one(?=\s+[a-z]+\b)"
+                       r"(?!\s+(?:of|or|and|another|more)\b)"
+                       r"|(?<!\S)ones?(?=\s*(?:[?,;]|$|\s(?:in|on|for|with|from|to|at|by|when|if)\b))", re.I)
+# prepositions scikit-learn's stop-word list lacks
+_PREPOSITIONS_TOO = frozenset("like unlike via per versus".split())
+_NOT_BEFORE_ONE = frozenset("which what that this these those each every any no another other only more than "
+                            "the a an one first second third fourth fifth last next previous same latter former "
+                            "right wrong new old such".split())
+
+
+def bare_one_noun(prev_q: str, entity: str | None) -> str | None:
+    """The noun a bare "one" stands for: the term a definition question defined ("How does X
+    define a hash function?"), else the earlier focus, without a verb a how-to question put
+    before its object ("How do I draw contours?" → contours)."""
+    if detect_mode(prev_q) == "definition":
+        term = re.sub(r"^(?:an?|the)\s+", "", (definition_subject(prev_q) or "").strip(" ,;:?"), flags=re.I)
+        words = term.lower().split()
+        if words and len(words) <= 4 and not set(words) & (AUXILIARIES | {"and", "or", "define", "defines"}):
+            return term
+    last = entity.split()[-1].lower() if entity else ""
+    if not last or last in function_words() or last in _PREPOSITIONS_TOO:  # "what are X a little *like*?"
+        return None
+    words = entity.split()
+    if len(words) > 1 and re.search(rf"\b(?:I|you|we|to)\s+{re.escape(entity)}\b", prev_q):
+        return " ".join(words[1:])  # the object of the verb
+    # a noun phrase of the question (after an article or a possessive), not a verb it chose as focus
+    determined = re.search(rf"\b(?:an?|the|its|their|\w+['’]s)\s+(?:[\w/-]+\s+){{0,3}}{re.escape(entity)}\b",
+                           prev_q, re.I)
+    return entity if determined else None
+
+
+def name_bare_one(frag: str, noun: str | None) -> str:
+    """The follow-up with a bare "one"/"ones" replaced by the noun it stands for ("a contour",
+    "approved hash functions"); unchanged when there is none or "one" is a numeral or a choice."""
+    if not noun:
+        return frag
+    words = noun.split()
+    single = " ".join([*words[:-1], stem(words[-1]) if words[-1].islower() else words[-1]])
+    plural = single if single != noun else (noun if noun.endswith("s") else f"{noun}s")
+
+    def sub(m: re.Match[str]) -> str:
+        aux = m.group("aux") or ""
+        before = frag[:m.start() + len(aux)].split()
+        if before and before[-1].lower().strip(",;:") in _NOT_BEFORE_ONE:
+            return m.group(0)
+        if m.group(0).lower() == "ones":
+            return plural
+        # "the primitive one": a determiner before its adjective already; "use one": an article
+        modified = len(before) > 1 and before[-2].lower() in ("the", "a", "an", "its", "their", "my", "your")
+        return aux + (single if modified else f"{'an' if single[:1].lower() in 'aeiou' else 'a'} {single}")
+
+    return _BARE_ONE.sub(sub, frag)
+
+
 class Decider:
     """The deterministic decisions, holding the corpus facts they need (idf, phrase counts)."""
 
@@ -659,6 +718,7 @@ class Decider:
             f = self.focus({"user": prev_q})
             one_of = bool(f.entity) and bool(specific_identifiers(f.entity, self.know))
             frag = named
+        frag = name_bare_one(frag, bare_one_noun(prev_q, f.entity)) if question else frag
         quoted = self._swap_quoted(prev_q, frag)
         if quoted is not None:
             return quoted
