@@ -3002,3 +3002,38 @@ def test_a_follow_up_asking_about_one_is_answered_about_the_earlier_noun(agents,
     r = eng.turn("t", follow_up)
     assert wanted in r.rewritten_query, r.rewritten_query
     assert not r.refused and needs in r.answer, (r.refusal_reason, r.answer[:300])
+
+
+def test_a_chapter_question_reads_the_chapters_entries():
+    """"the chapter on installing X" was answered by a subsection's entry ("12.3 Installing
+    x-mode.el … 194") holding as many of its words as the chapter's ("14 Installing X … 219")."""
+    from citerag.answer.asked import at_asked_level
+
+    entries = ["13.2.1.3 Bug Fixes_. . . . . . . ._ 216", "15 Bugs_. . . . . . . . ._ 225", "15.1 Known bugs . . . 225",
+               "| 7 | Image Plots . . . . 29", "Chapter 3 Usage . . . 12"]
+    assert at_asked_level("On which page does the chapter on bugs start?", entries) == [
+        "15 Bugs_. . . . . . . . ._ 225", "| 7 | Image Plots . . . . 29", "Chapter 3 Usage . . . 12"]
+    assert at_asked_level("On which page does the section on bugs start?", entries) == entries
+    assert at_asked_level("On which page does the chapter on bugs start?", entries[:1]) == []
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("On which page of the Gri manual does the chapter on installing Gri start?", "219"),
+    ("On which page of the Gri manual does the chapter about bugs start?", "225"),
+])
+def test_the_page_of_a_chapter_is_its_entrys(agents, question, needs):
+    answered(agents, "tech-manuals", question, needs)
+
+
+def test_the_one_on_another_topic_swaps_the_topic_after_its_article(agents, tmp_path):
+    """"and the one on acknowledgments?" after "… does the chapter on *the* license start?" was
+    rewritten by the template ("What is the one on acknowledgments of start …?"): the topic after
+    the preposition opened with an article, and only a topic without one was swapped."""
+    eng = chat_engine(agents, "tech-manuals", tmp_path)
+    eng.turn("t", "On which page of the Gri manual does the chapter on the license start?")
+    r = eng.turn("t", "and the one on acknowledgments?")
+    assert r.rewritten_query == "On which page of the Gri manual does the chapter on acknowledgments start?"
+    assert not r.refused and "241" in r.answer, (r.refusal_reason, r.answer)
+    r = eng.turn("t", "and the chapter on the test suite?")
+    assert r.rewritten_query == "On which page of the Gri manual does the chapter on the test suite start?"
+    assert not r.refused and "231" in r.answer, (r.refusal_reason, r.answer)

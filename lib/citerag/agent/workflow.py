@@ -30,7 +30,7 @@ from workflows.events import Event, StartEvent, StopEvent
 from citerag.agent import policies
 from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
-from citerag.answer.asked import answer_types, contents_entries, leading_scope, split_parts
+from citerag.answer.asked import answer_types, at_asked_level, contents_entries, leading_scope, split_parts
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.core.artifacts import write_text_atomic
 from citerag.core.asyncrun import run_sync
@@ -280,7 +280,9 @@ class AgentWorkflow(Workflow):
             return []
         docs = {doc for _, doc in self.store.knowledge.doc_mentions(st.qa.text)}
         score = Scorer(st.qa, self.idf)
-        ranked = sorted(((max(map(score, entries)), cid) for cid, entries in _contents_lists(self.store).items()
+        # (scored by its entries of the asked level: a chapter's, when the question asks for one)
+        ranked = sorted(((max(map(score, at_asked_level(st.qa.text, entries)), default=0.0), cid)
+                         for cid, entries in _contents_lists(self.store).items()
                          if not docs or self.store.by_id[cid].doc_id in docs), key=lambda x: (-x[0], x[1]))
         # (an entry never holds the question's frame, "on which page does … start", so its share
         # of the terms stays low: the best lists are taken, unless their entries share next to nothing)

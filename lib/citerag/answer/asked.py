@@ -166,6 +166,19 @@ def contents_entries(text: str) -> list[str]:
             and CONTENTS_ROW.match(ln)]
 
 
+# A chapter's contents entry is numbered by one number ("15 Reporting Bugs … 225"), its sections'
+# by more ("13.2.1.3 Bug Fixes … 216"): "on which page does the chapter on bugs start?" asks for
+# the first.
+_ASKS_CHAPTER = re.compile(r"\bchapters?\b", re.I)
+_CHAPTER_ENTRY = re.compile(r"[ \t|]*(?:Chapter\s+)?\d{1,2}\.?[ \t|]+[^\d\s.]")
+
+
+def at_asked_level(question: str, entries: list[str]) -> list[str]:
+    """The contents entries of the level the question asks for: the chapters' when it asks for a
+    chapter (none when the list holds none), else all."""
+    return [e for e in entries if _CHAPTER_ENTRY.match(e)] if _ASKS_CHAPTER.search(question) else entries
+
+
 def mended_contents(text: str) -> str:
     """The text's contents entries with their broken words joined (both ways: with and without the
     letter before the break), for the checks that the cited text states the question's words."""

@@ -28,6 +28,7 @@ from citerag.answer.asked import (
     asked,
     asked_heads,
     asks_default,
+    at_asked_level,
     expands,
     states_a_default,
     type_match,
@@ -446,6 +447,9 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         conditional = bool(_RETURNS_WHEN.search(part.text))
         # the thing a definition part asks about ("drift windows"): a passage defining it answers it
         subject = (definition_subject(part.text) or "").strip(" ,;:") if "definition" in part.types else ""
+        # (a contents entry of the level the part asks for: a chapter's, when it asks for one)
+        leveled = {id(p) for p in cands if p.head.kind == "contents"
+                   and at_asked_level(part.text, [p.head.text])} if listed and "page" in part.types else set()
         ranked = sorted(((passage_score(form_score, part.types, p, rank[p.head.key], want.acronym, plurals, describes,
                                         subject, asks_io)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
@@ -457,6 +461,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                              and not _overlaps(p, chosen) else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
                          and (p.head.kind == "contents") == (listed and "page" in part.types)
+                         and (not leveled or id(p) in leveled or p.head.kind != "contents")
                          and not (conditional and p.head.kind == "step")
                          and (not same_doc or doc_of[p.head.key] == same_doc)),
                         key=lambda x: (-x[0], x[1]))

@@ -212,8 +212,9 @@ _BE_FORMS = frozenset("is are was were be been".split())
 _PASSIVE = re.compile(r"(?:^|,)\s*(?:(?:in|on|at|for|from|by|to|with|of)\s+)?(?:what|which|where|when|how|why)\b"
                       r"[^?,]*?\b(?:is|are|was|were)\b", re.I)
 
-# "the one on tables": "one" stands for a noun of the previous question, before the same preposition
-_ONE_PREP = re.compile(r"^\s*(?:the\s+)?ones?\s+(on|for|of|in|about|with|from|under)\s+(\S.*)$", re.I)
+# "the one on tables": "one" stands for a noun of the previous question, before the same
+# preposition; "the chapter on bugs" names that noun itself
+_ONE_PREP = re.compile(r"^\s*(?:the\s+)?([\w-]+)\s+(on|for|of|in|about|with|from|under)\s+(\S.*)$", re.I)
 _DO_AUX = re.compile(r"\b(?:does|do|did)\b", re.I)
 _WHICH_ONE = re.compile(r"\bwhich\s+(?:one|of\s+(?:them|these|those|the\s+two))\b", re.I)
 _COMPARATIVE = re.compile(r"\b(smaller|larger|bigger|faster|slower|shorter|longer|stronger|weaker|better|worse"
@@ -920,24 +921,29 @@ class Decider:
         return Rewrite(q.rstrip(" ?") + "?", [" ".join(np_)], "swap_head")
 
     def _swap_complement(self, frag: str, prev_q: str) -> Rewrite | None:
-        """"the one on tables" after "On which page … does the section on font sizes
-        start?": "one" is the previous question's noun before the same preposition ("section on"),
-        and the new words take the place of its old ones (the topic words after the preposition;
-        after "does …" the last of them is the question's verb, not one of them)."""
+        """"the one on tables" (or "the section on tables") after "On which page … does the
+        section on font sizes start?": "one" is the previous question's noun before the same
+        preposition ("section on"), and the new words take the place of its old ones (the topic
+        words after the preposition and its article; after "does …" the last of them is the
+        question's verb, not one of them)."""
         m = _ONE_PREP.match(frag)
         if not m:
             return None
-        prep, new = m.group(1), m.group(2).strip()
+        noun, prep, new = m.group(1).lower(), m.group(2), m.group(3).strip()
         toks = prev_q.rstrip(" ?").split()
         for i in range(1, len(toks) - 1):
-            if toks[i].lower() != prep.lower() or toks[i - 1].lower() in STOPWORDS:
+            before = toks[i - 1].lower()
+            if toks[i].lower() != prep.lower() or before in STOPWORDS or noun not in ("one", "ones", before):
                 continue
-            end = i + 1
+            start = i + 1
+            while start < len(toks) - 1 and toks[start].lower() in ("the", "a", "an"):
+                start += 1  # "… the chapter on the test suite start"
+            end = start
             while end < len(toks) and toks[end].lower() not in STOPWORDS and not toks[end].endswith(","):
                 end += 1
-            if end - (i + 1) > 1 and _DO_AUX.search(" ".join(toks[:i])):
+            if end - start > 1 and _DO_AUX.search(" ".join(toks[:i])):
                 end -= 1  # "… does the section on font sizes start": "start" is the verb
-            if end == i + 1:
+            if end == start:
                 continue
             q = " ".join([*toks[:i + 1], new, *toks[end:]])
             return Rewrite(q + "?", [f"{toks[i - 1]} {prep} {new}"], "swap_complement")
