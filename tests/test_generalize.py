@@ -3037,3 +3037,33 @@ def test_the_one_on_another_topic_swaps_the_topic_after_its_article(agents, tmp_
     r = eng.turn("t", "and the chapter on the test suite?")
     assert r.rewritten_query == "On which page of the Gri manual does the chapter on the test suite start?"
     assert not r.refused and "231" in r.answer, (r.refusal_reason, r.answer)
+
+
+def test_kept_to_a_minimum_asks_for_no_limit():
+    """"How can X be kept to a minimum?" asks how, not for a minimum's value: refused because no
+    cited sentence stated a limit."""
+    from citerag.answer.asked import unshown_quantities
+
+    said = "These operations are expensive; their use can be minimized by caching. [c1]"
+    assert unshown_quantities("How can the expensive operations be kept to a minimum?", said) == []
+    assert unshown_quantities("What is the minimum number of expensive operations?", said) == [
+        "a limit (maximum or minimum)"]
+    assert "number" in answer_types("What is the maximum length of the context string?")
+
+
+def test_a_call_states_its_arguments():
+    """"Which arguments does f take?" is answered by "f(x_cen, y_cen, r)", which never says
+    "arguments"; a call with no list, or prose, does not state them."""
+    h = Head("arguments")
+    assert head_stated(h, "", "pathobject.circle(x_cen, y_cen, r). [c1]")
+    assert head_stated(h, "", "canvas.setFont('Helvetica', 14) sets it. [c1]")
+    assert not head_stated(h, "", "The circle method draws a circle. [c1]")
+    assert not head_stated(h, "", "Call canvas.showPage() at the end. [c1]")
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "How does FIPS 204 suggest keeping the expensive mod q operations to a minimum?", "Montgomery"),
+    ("tech-manuals", "Which arguments does ReportLab's pathobject.ellipse take?", "x, y, width, height"),
+])
+def test_questions_of_these_forms_are_answered(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)

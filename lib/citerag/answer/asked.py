@@ -71,7 +71,8 @@ _MODALS = "must|should|can|could|may|might|will|would|shall"
 _DETERMINER = r"(?:a|an|the|its|their|each|every|all|any|both|some|no)\b"
 
 # "at a minimum" / "at the maximum" as an adverb ("at least", "at most")
-_NOT_IDIOM = r"(?<!\bat a )(?<!\bat the )(?<!\bat )"
+# ("at a minimum, what does X accept", "how is X kept to a minimum": idioms asking for no number)
+_NOT_IDIOM = r"(?<!\bat a )(?<!\bat the )(?<!\bat )(?<!\bto a )"
 
 TYPES: dict[str, re.Pattern[str]] = {
     "expansion": re.compile(r"\b(stands? for|acronym|abbreviat\w*|short for)\b", re.I),
@@ -335,7 +336,9 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
 # untyped heads otherwise (a passage saying "attribute" states one too).
 _CODE_NAMED = frozenset("attribute attributes property properties".split())
 # Kinds a reference list writes abbreviated ("3rd Ed." for the third edition), by stem.
-_ABBREVIATED = {"edition": re.compile(r"\b\d+(?:st|nd|rd|th)\s+ed\b", re.I)}
+_ABBREVIATED = {"edition": re.compile(r"\b\d+(?:st|nd|rd|th)\s+ed\b", re.I),
+                # "which arguments does f take?" → "f(x, y, r)": a call's list states its arguments
+                "argument": re.compile(r"[\w.]\(\s*[\w*.='\"]+(?:\s*,\s*[\w*.='\"]+)+\s*\)")}
 # Kinds a manual calls by several names: a text calling a thing a "command" names the "function"
 # asked about ("patterned after the unix command getenv"), a "script" names a "language" ("a perl
 # script"). General software English, not any corpus's vocabulary.
