@@ -3067,3 +3067,29 @@ def test_a_call_states_its_arguments():
 ])
 def test_questions_of_these_forms_are_answered(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
+
+
+def test_an_entry_of_the_asked_kind():
+    """A section's question reads the sections' entries, a table's the tables' (the word broken
+    by the layout too): the list of tables' "Table 1 | Member functions for addresses" answered
+    "which section covers addresses?" when section questions read every list."""
+    from citerag.answer.asked import at_asked_level, reads_contents
+
+    entries = ["4.2 Addresses . . . 10", "Table 1 | Member functions for addresses … 14", "T able 7: Hash functions … 16",
+               "Figure 2. Address format . . . 11"]
+    assert at_asked_level("Which section of the standard covers addresses?", entries) == entries[:1]
+    assert at_asked_level("On which page is the table of hash functions?", entries) == entries[1:3]
+    assert at_asked_level("On which page does the section on sampling algorithms start?", entries) == entries[:1]
+    assert at_asked_level("On which page does it start?", entries) == entries
+    assert reads_contents("Which chapter of the manual covers installation?")
+    assert reads_contents("On which page is the table of hash functions?")
+    assert not reads_contents("What does the installation chapter say about compilers?")
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("tech-manuals", "Which chapter of the Gri manual covers editing Gri files in Emacs?", "189"),
+    ("tech-manuals", "Which chapter of the Gri manual covers bugs?", "15 Bugs"),
+    ("default", "Which section of FIPS 203 specifies the number-theoretic transform?", "4.3"),
+])
+def test_which_section_covers_x_reads_the_contents_list_too(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)

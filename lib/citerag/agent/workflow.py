@@ -30,7 +30,7 @@ from workflows.events import Event, StartEvent, StopEvent
 from citerag.agent import policies
 from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
-from citerag.answer.asked import answer_types, at_asked_level, contents_entries, leading_scope, split_parts
+from citerag.answer.asked import at_asked_level, contents_entries, leading_scope, reads_contents, split_parts
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.core.artifacts import write_text_atomic
 from citerag.core.asyncrun import run_sync
@@ -271,12 +271,12 @@ class AgentWorkflow(Workflow):
         return AnswerEvent() if decision == "answer" else VerifyEvent(skipped_answer=True)
 
     def _contents(self, st: AgentState) -> list[str]:
-        """For a question asking on which page something is, the contents lists (or indexes) of
-        the documents it names (of any, when it names none) whose best entry holds enough of its
-        terms. Retrieval seldom finds them: their lines are short, and the layout often breaks a
-        title's words across cells ("Overvi | ew of Widgets | 1")."""
+        """For a question asking on which page something is (or which section covers it), the
+        contents lists (or indexes) of the documents it names (of any, when it names none) whose
+        best entry holds enough of its terms. Retrieval seldom finds them: their lines are short,
+        and the layout often breaks a title's words across cells ("Overvi | ew of Widgets | 1")."""
         n = self.params.agent.contents_chunks
-        if not n or "page" not in answer_types(st.qa.text):
+        if not n or not reads_contents(st.qa.text):
             return []
         docs = {doc for _, doc in self.store.knowledge.doc_mentions(st.qa.text)}
         score = Scorer(st.qa, self.idf)

@@ -170,14 +170,42 @@ def contents_entries(text: str) -> list[str]:
 # A chapter's contents entry is numbered by one number ("15 Reporting Bugs … 225"), its sections'
 # by more ("13.2.1.3 Bug Fixes … 216"): "on which page does the chapter on bugs start?" asks for
 # the first.
-_ASKS_CHAPTER = re.compile(r"\bchapters?\b", re.I)
 _CHAPTER_ENTRY = re.compile(r"[ \t|]*(?:Chapter\s+)?\d{1,2}\.?[ \t|]+[^\d\s.]")
 
 
+def reads_contents(question: str) -> bool:
+    """A question a contents list answers: on which page something is, or which section, chapter,
+    table or figure covers it (an entry gives its number and title)."""
+    types = answer_types(question)
+    return "page" in types or "locator" in types
+
+
+# A list of tables (figures, algorithms) numbers its entries by that kind ("Table 1 | Member
+# functions … 14", the word broken by the layout: "T able 7: …"); a section's entry by its number
+# alone. The kind asked for is the first one the question names: "the section on sampling
+# *algorithms*" asks for a section.
+_ENTRY_KIND = re.compile(r"[ \t|]*(t\s?able|f\s?igure|a\s?lgorithm)s?\b", re.I)
+_ASKS_KIND = re.compile(r"\b(chapter|(?:sub)?section|appendi(?:x|ces)|table|figure|algorithm)s?\b", re.I)
+
+
+def asked_part_kind(question: str) -> str:
+    """The kind of numbered part a question asks for ("chapter", "section", "table", …; "")."""
+    m = _ASKS_KIND.search(question)
+    return m.group(1).lower() if m else ""
+
+
 def at_asked_level(question: str, entries: list[str]) -> list[str]:
-    """The contents entries of the level the question asks for: the chapters' when it asks for a
-    chapter (none when the list holds none), else all."""
-    return [e for e in entries if _CHAPTER_ENTRY.match(e)] if _ASKS_CHAPTER.search(question) else entries
+    """The contents entries of the level and kind the question asks for: the chapters' when it
+    asks for a chapter, the tables' for a table, the sections' (no table's or figure's) for a
+    section (none when the list holds none); else all."""
+    kind = asked_part_kind(question)
+    if not kind:
+        return entries
+    if kind == "chapter":
+        return [e for e in entries if _CHAPTER_ENTRY.match(e)]
+    if kind in ("table", "figure", "algorithm"):
+        return [e for e in entries if (m := _ENTRY_KIND.match(e)) and m.group(1).lower().replace(" ", "") == kind]
+    return [e for e in entries if not _ENTRY_KIND.match(e)]  # a section or an appendix
 
 
 def mended_contents(text: str) -> str:

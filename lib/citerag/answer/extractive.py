@@ -27,9 +27,11 @@ from citerag.answer.asked import (
     answer_types,
     asked,
     asked_heads,
+    asked_part_kind,
     asks_default,
     at_asked_level,
     expands,
+    reads_contents,
     states_a_default,
     type_match,
     typing_words,
@@ -56,7 +58,7 @@ from citerag.text.patterns import (
 )
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.terms import Scorer, idf_weights, weighted_share
-from citerag.text.tokenize import POSSESSIVE, QUESTION_FRAME, STOPWORDS, token_set
+from citerag.text.tokenize import POSSESSIVE, QUESTION_FRAME, STOPWORDS, stem, token_set
 
 # Passage scoring (each measured on both corpora's dev and blind sets; see README).
 NAME_BONUS = 0.25   # a passage that opens by defining a name the question asks about
@@ -183,15 +185,17 @@ def _without_date_heads(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnal
 
 
 # What a contents entry states by its form alone: the page, that a part starts (or is listed) there,
-# and the kind of part a numbered entry is ("Section 4.3" is the entry "4.3 The Transform … 24").
+# the kind of part a numbered entry is ("Section 4.3" is the entry "4.3 The Transform … 24"), and
+# that the part is about what its title names ("covers", "describes").
 _PAGE_FRAME = re.compile(r"\b(?:pages?|start(?:s|ed)?|begins?|listed|appears?|(?:sub)?sections?|chapters?|"
-                         r"appendix|annex)\b", re.I)
+                         r"appendix|annex|cover(?:s|ed)?|describe[sd]?|discuss(?:es|ed)?|explain(?:s|ed)?)\b", re.I)
 
 
 def _without_page_frame(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnalysis:
-    """An "on which page does X start?" part as the contents entry for X states it: without the
-    frame an entry never writes, which would leave every entry's share of the terms low."""
-    if not any(h.type == "page" for h in heads):
+    """An "on which page does X start?" (or "which chapter covers X?") part as the contents entry
+    for X states it: without the frame an entry never writes, which would leave every entry's
+    share of the terms low."""
+    if not any(h.type == "page" or (h.type == "locator" and stem(h.word.lower()) == "chapter") for h in heads):
         return qa
     return dataclasses.replace(qa, text=_PAGE_FRAME.sub(" ", qa.text),
                                anchors=tuple(_PAGE_FRAME.sub("", a).strip() for a in qa.anchors))
@@ -332,9 +336,10 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
             topics: tuple[str, ...] = (), attribute: str = "", ordinary: frozenset[str] = frozenset()) -> Draft:
     """A cited draft answer (empty text when no passage is relevant enough). `ordinary`: words of
     plain English that weigh nothing when the corpus never uses them."""
-    # (a contents list's entries are read only when the question asks on which page something is)
+    # (a contents list's entries are read only when the question asks on which page something is,
+    # or which section covers it)
+    all_units = [u for ev in evidence for u in units(ev, reads_contents(qa.text))]
     paged = "page" in answer_types(qa.text)
-    all_units = [u for ev in evidence for u in units(ev, paged)]
     if not all_units:
         return Draft("", "none")
     score = Scorer(qa, idf, ordinary)
@@ -448,8 +453,13 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         # the thing a definition part asks about ("drift windows"): a passage defining it answers it
         subject = (definition_subject(part.text) or "").strip(" ,;:") if "definition" in part.types else ""
         # (a contents entry of the level the part asks for: a chapter's, when it asks for one)
+        located = "page" in part.types or "locator" in part.types
+        # a page part is answered by an entry alone, and so is a chapter part: a chapter's own
+        # title is seldom retrieved, and a section's ("12.4.8 …") names no chapter
+        entry_only = listed and ("page" in part.types or ("locator" in part.types
+                                                          and asked_part_kind(part.text) == "chapter"))
         leveled = {id(p) for p in cands if p.head.kind == "contents"
-                   and at_asked_level(part.text, [p.head.text])} if listed and "page" in part.types else set()
+                   and at_asked_level(part.text, [p.head.text])} if listed and located else set()
         ranked = sorted(((passage_score(form_score, part.types, p, rank[p.head.key], want.acronym, plurals, describes,
                                         subject, asks_io)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
@@ -460,7 +470,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                           + (SAME_SECTION_BONUS if section and p.head.heading == section
                              and not _overlaps(p, chosen) else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
-                         and (p.head.kind == "contents") == (listed and "page" in part.types)
+                         # (a section part by an entry or the body)
+                         and (located if p.head.kind == "contents" else not entry_only)
                          and (not leveled or id(p) in leveled or p.head.kind != "contents")
                          and not (conditional and p.head.kind == "step")
                          and (not same_doc or doc_of[p.head.key] == same_doc)),
