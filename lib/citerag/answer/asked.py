@@ -167,9 +167,9 @@ def contents_entries(text: str) -> list[str]:
             and CONTENTS_ROW.match(ln)]
 
 
-# A chapter's contents entry is numbered by one number ("15 Reporting Bugs … 225"), its sections'
-# by more ("13.2.1.3 Bug Fixes … 216"): "on which page does the chapter on bugs start?" asks for
-# the first.
+# A chapter's contents entry is numbered by one number ("7 Reporting Problems … 88"), its
+# sections' by more ("5.2.1.3 Problem Fixes … 61"): "on which page does the chapter on problems
+# start?" asks for the first.
 _CHAPTER_ENTRY = re.compile(r"[ \t|]*(?:Chapter\s+)?\d{1,2}\.?[ \t|]+[^\d\s.]")
 
 
@@ -180,9 +180,9 @@ def reads_contents(question: str) -> bool:
     return "page" in types or "locator" in types
 
 
-# A list of tables (figures, algorithms) numbers its entries by that kind ("Table 1 | Member
-# functions … 14", the word broken by the layout: "T able 7: …"); a section's entry by its number
-# alone. The kind asked for is the first one the question names: "the section on sampling
+# A list of tables (figures, algorithms) numbers its entries by that kind ("Table 3 | Widget
+# sizes … 14", the word broken by the layout: "T able 5: …"); a section's entry by its number
+# alone. The kind asked for is the first one the question names: "the section on sorting
 # *algorithms*" asks for a section.
 _ENTRY_KIND = re.compile(r"[ \t|]*(t\s?able|f\s?igure|a\s?lgorithm)s?\b", re.I)
 _ASKS_KIND = re.compile(r"\b(chapter|(?:sub)?section|appendi(?:x|ces)|table|figure|algorithm)s?\b", re.I)

@@ -452,10 +452,10 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         conditional = bool(_RETURNS_WHEN.search(part.text))
         # the thing a definition part asks about ("drift windows"): a passage defining it answers it
         subject = (definition_subject(part.text) or "").strip(" ,;:") if "definition" in part.types else ""
-        # (a contents entry of the level the part asks for: a chapter's, when it asks for one)
+        # a contents entry answers a page or a section part; a page part by an entry alone, and so
+        # a chapter part (a chapter's own title is seldom retrieved, and a section's, "5.2.1 …",
+        # names no chapter); and by an entry of the level and kind it asks for (a chapter's)
         located = "page" in part.types or "locator" in part.types
-        # a page part is answered by an entry alone, and so is a chapter part: a chapter's own
-        # title is seldom retrieved, and a section's ("12.4.8 …") names no chapter
         entry_only = listed and ("page" in part.types or ("locator" in part.types
                                                           and asked_part_kind(part.text) == "chapter"))
         leveled = {id(p) for p in cands if p.head.kind == "contents"
@@ -470,7 +470,6 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                           + (SAME_SECTION_BONUS if section and p.head.heading == section
                              and not _overlaps(p, chosen) else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
-                         # (a section part by an entry or the body)
                          and (located if p.head.kind == "contents" else not entry_only)
                          and (not leveled or id(p) in leveled or p.head.kind != "contents")
                          and not (conditional and p.head.kind == "step")

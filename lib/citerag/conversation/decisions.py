@@ -448,8 +448,8 @@ _NOT_BEFORE_ONE = frozenset("which what that this these those each every any no 
 
 def bare_one_noun(prev_q: str, entity: str | None) -> str | None:
     """The noun a bare "one" stands for: the term a definition question defined ("How does X
-    define a hash function?"), else the earlier focus, without a verb a how-to question put
-    before its object ("How do I draw contours?" → contours)."""
+    define a widget?"), else the earlier focus, without a verb a how-to question put before its
+    object ("How do I draw arrows?" → arrows)."""
     if detect_mode(prev_q) == "definition":
         term = re.sub(r"^(?:an?|the)\s+", "", (definition_subject(prev_q) or "").strip(" ,;:?"), flags=re.I)
         words = term.lower().split()
@@ -468,8 +468,8 @@ def bare_one_noun(prev_q: str, entity: str | None) -> str | None:
 
 
 def name_bare_one(frag: str, noun: str | None) -> str:
-    """The follow-up with a bare "one"/"ones" replaced by the noun it stands for ("a contour",
-    "approved hash functions"); unchanged when there is none or "one" is a numeral or a choice."""
+    """The follow-up with a bare "one"/"ones" replaced by the noun it stands for ("an arrow",
+    "approved widgets"); unchanged when there is none or "one" is a numeral or a choice."""
     if not noun:
         return frag
     words = noun.split()
