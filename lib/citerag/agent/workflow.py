@@ -30,7 +30,14 @@ from workflows.events import Event, StartEvent, StopEvent
 from citerag.agent import policies
 from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
-from citerag.answer.asked import at_asked_level, contents_entries, leading_scope, reads_contents, split_parts
+from citerag.answer.asked import (
+    asked_part_kind,
+    contents_entries,
+    entry_of_kind,
+    leading_scope,
+    reads_contents,
+    split_parts,
+)
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.core.artifacts import write_text_atomic
 from citerag.core.asyncrun import run_sync
@@ -281,7 +288,8 @@ class AgentWorkflow(Workflow):
         docs = {doc for _, doc in self.store.knowledge.doc_mentions(st.qa.text)}
         score = Scorer(st.qa, self.idf)
         # (scored by its entries of the asked level: a chapter's, when the question asks for one)
-        ranked = sorted(((max(map(score, at_asked_level(st.qa.text, entries)), default=0.0), cid)
+        kind = asked_part_kind(st.qa.text)
+        ranked = sorted(((max((score(e) for e in entries if entry_of_kind(kind, e)), default=0.0), cid)
                          for cid, entries in _contents_lists(self.store).items()
                          if not docs or self.store.by_id[cid].doc_id in docs), key=lambda x: (-x[0], x[1]))
         # (an entry never holds the question's frame, "on which page does … start", so its share

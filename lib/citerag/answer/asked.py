@@ -167,12 +167,6 @@ def contents_entries(text: str) -> list[str]:
             and CONTENTS_ROW.match(ln)]
 
 
-# A chapter's contents entry is numbered by one number ("7 Reporting Problems … 88"), its
-# sections' by more ("5.2.1.3 Problem Fixes … 61"): "on which page does the chapter on problems
-# start?" asks for the first.
-_CHAPTER_ENTRY = re.compile(r"[ \t|]*(?:Chapter\s+)?\d{1,2}\.?[ \t|]+[^\d\s.]")
-
-
 def reads_contents(question: str) -> bool:
     """A question a contents list answers: on which page something is, or which section, chapter,
     table or figure covers it (an entry gives its number and title)."""
@@ -185,6 +179,10 @@ def reads_contents(question: str) -> bool:
 # alone. The kind asked for is the first one the question names: "the section on sorting
 # *algorithms*" asks for a section.
 _ENTRY_KIND = re.compile(r"[ \t|]*(t\s?able|f\s?igure|a\s?lgorithm)s?\b", re.I)
+# A chapter's entry is numbered by one number ("7 Reporting Problems … 88"), its sections' by more
+# ("5.2.1.3 Problem Fixes … 61"): "on which page does the chapter on problems start?" asks for the
+# first.
+_CHAPTER_ENTRY = re.compile(r"[ \t|]*(?:Chapter\s+)?\d{1,2}\.?[ \t|]+[^\d\s.]")
 _ASKS_KIND = re.compile(r"\b(chapter|(?:sub)?section|appendi(?:x|ces)|table|figure|algorithm)s?\b", re.I)
 
 
@@ -194,18 +192,24 @@ def asked_part_kind(question: str) -> str:
     return m.group(1).lower() if m else ""
 
 
-def at_asked_level(question: str, entries: list[str]) -> list[str]:
-    """The contents entries of the level and kind the question asks for: the chapters' when it
-    asks for a chapter, the tables' for a table, the sections' (no table's or figure's) for a
-    section (none when the list holds none); else all."""
-    kind = asked_part_kind(question)
+def entry_of_kind(kind: str, entry: str) -> bool:
+    """Whether a contents entry is of the kind of part asked for (`asked_part_kind`; "": any): a
+    chapter's, a table's (figure's, algorithm's), or a section's (no table's or figure's)."""
     if not kind:
-        return entries
+        return True
     if kind == "chapter":
-        return [e for e in entries if _CHAPTER_ENTRY.match(e)]
+        return bool(_CHAPTER_ENTRY.match(entry))
+    m = _ENTRY_KIND.match(entry)
     if kind in ("table", "figure", "algorithm"):
-        return [e for e in entries if (m := _ENTRY_KIND.match(e)) and m.group(1).lower().replace(" ", "") == kind]
-    return [e for e in entries if not _ENTRY_KIND.match(e)]  # a section or an appendix
+        return bool(m) and m.group(1).lower().replace(" ", "") == kind
+    return not m  # a section or an appendix
+
+
+def at_asked_level(question: str, entries: list[str]) -> list[str]:
+    """The contents entries of the level and kind the question asks for (none when the list holds
+    none; all when it names no kind of part)."""
+    kind = asked_part_kind(question)
+    return [e for e in entries if entry_of_kind(kind, e)]
 
 
 def mended_contents(text: str) -> str:

@@ -29,7 +29,7 @@ from citerag.answer.asked import (
     asked_heads,
     asked_part_kind,
     asks_default,
-    at_asked_level,
+    entry_of_kind,
     expands,
     reads_contents,
     states_a_default,
@@ -456,10 +456,10 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         # a chapter part (a chapter's own title is seldom retrieved, and a section's, "5.2.1 …",
         # names no chapter); and by an entry of the level and kind it asks for (a chapter's)
         located = "page" in part.types or "locator" in part.types
-        entry_only = listed and ("page" in part.types or ("locator" in part.types
-                                                          and asked_part_kind(part.text) == "chapter"))
+        kind = asked_part_kind(part.text) if listed and located else ""
+        entry_only = listed and ("page" in part.types or ("locator" in part.types and kind == "chapter"))
         leveled = {id(p) for p in cands if p.head.kind == "contents"
-                   and at_asked_level(part.text, [p.head.text])} if listed and located else set()
+                   and entry_of_kind(kind, p.head.text)} if listed and located else set()
         ranked = sorted(((passage_score(form_score, part.types, p, rank[p.head.key], want.acronym, plurals, describes,
                                         subject, asks_io)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)

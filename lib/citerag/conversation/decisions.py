@@ -719,7 +719,8 @@ class Decider:
             f = self.focus({"user": prev_q})
             one_of = bool(f.entity) and bool(specific_identifiers(f.entity, self.know))
             frag = named
-        frag = name_bare_one(frag, bare_one_noun(prev_q, f.entity)) if question else frag
+        if question and _BARE_ONE.search(frag):  # (the noun is looked for only when "one" is there)
+            frag = name_bare_one(frag, bare_one_noun(prev_q, f.entity))
         quoted = self._swap_quoted(prev_q, frag)
         if quoted is not None:
             return quoted
