@@ -227,8 +227,13 @@ _NAMED_KINDS = frozenset("scheme schemes algorithm algorithms candidate candidat
                          "package packages module modules format formats product products version versions".split())
 # "the gapWidth property of a BarPlot": a named member of something, which a later "its"
 # means (not the thing it belongs to)
-_NAMED_MEMBER = re.compile(r"\bthe\s+([\w.\\-]*[A-Za-z][\w.\\-]*)\s+(property|attribute|option|parameter|argument|field"
-                           r"|method|command|flag|variable|setting|macro|keyword|operator)\s+(?:of|in|for)\b", re.I)
+_MEMBER_KINDS = ("property|attribute|option|parameter|argument|field|method|command|flag|variable|setting|macro"
+                 "|keyword|operator")
+_NAMED_MEMBER = re.compile(rf"\bthe\s+([\w.\\-]*[A-Za-z][\w.\\-]*)\s+({_MEMBER_KINDS})\s+(?:of|in|for)\b", re.I)
+# "and the rect method?": a name and the kind of member it is (a function is one too)
+_MEMBER_PHRASE = re.compile(rf"\s*(?:the\s+)?([A-Za-z_]\w*)\s+(?:{_MEMBER_KINDS}|function)\s*", re.I)
+# "pathobject.circle", "ML-DSA.Sign": an owner, a dot and a member named by a word (not "2.12")
+_DOTTED_MEMBER = re.compile(r"(?<![\w.-])([\w-]*[A-Za-z][\w-]*(?:\.[\w-]+)*)\.([A-Za-z_]\w*)(?![\w.-])")
 _ENTITY_SEEKING = re.compile(r"^\s*(?:which|what)\s+(\w+)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # The thing a "which/what X …" question asks for, whatever follows it
 _ASKED_HEAD = re.compile(r"^\s*(?:which|what)\s+(\w+)\b", re.I)
@@ -777,7 +782,7 @@ class Decider:
                 return (self._swap_marked(prev_q, frag.split()[-1]) or self._swap_kin(prev_q, words[0])
                         or self._swap_sibling(prev_q, words[0]) or self._swap_last_word(prev_q, words[0]))
             return (self._swap_complement(frag, prev_q) or self._swap_head(frag, prev_q)
-                    or self._template(frag, prev_q, f))
+                    or self._swap_member(frag, prev_q) or self._template(frag, prev_q, f))
         # a question naming one word at most ("and in which year?") asks it of the earlier subject
         bare = question and len([w for w in _words(frag) if w.lower() not in STOPWORDS]) <= 1
         return self._carry_scope(frag, ids, f, one_of or bare)
@@ -910,8 +915,20 @@ class Decider:
         head = np_[-1]
         m = re.search(rf"(?<![\w-])([\w.-]+)\s+{re.escape(head)}(?![\w-])", prev_q, re.I)
         if m and m.group(1).lower() not in STOPWORDS and m.group(1).lower() != np_[-2].lower():
-            q = prev_q[:m.start()] + " ".join(np_) + prev_q[m.end():]
-            return Rewrite(q.rstrip(" ?") + "?", [" ".join(np_)], "swap_modifier")
+            start, phrase = m.start(), " ".join(np_)
+            member = _DOTTED_MEMBER.fullmatch(m.group(1))
+            if member and len(np_) == 2 and _MEMBER_PHRASE.fullmatch(frag):
+                # "and the circle method?" after "… pathobject.rect method …": the owner stays
+                phrase = f"{member.group(1)}.{np_[0]} {head}"
+            # leading words the new phrase shares with the old one ("and the draw box command?"
+            # after "… draw curve command …") are not written twice
+            for k in range(len(np_) - 2, 0, -1):
+                lead = re.search(r"(?<![\w-])" + r"\s+".join(map(re.escape, np_[:k])) + r"\s+$", prev_q[:start], re.I)
+                if lead:
+                    start = lead.start()
+                    break
+            q = prev_q[:start] + phrase + prev_q[m.end():]
+            return Rewrite(q.rstrip(" ?") + "?", [phrase], "swap_modifier")
         # ... or the same modifier with another head ("and a cache policy?" after "How does the
         # guide define a cache key?")
         modifier = " ".join(np_[:-1])
@@ -920,6 +937,21 @@ class Decider:
             return None
         q = prev_q[:m.start()] + " ".join(np_) + prev_q[m.end():]
         return Rewrite(q.rstrip(" ?") + "?", [" ".join(np_)], "swap_head")
+
+    @staticmethod
+    def _swap_member(frag: str, prev_q: str) -> Rewrite | None:
+        """"and the rect method?" after "What does pathobject.circle draw?": a member named with
+        its kind, when the previous question named a member of something by a dotted name, is
+        that owner's member of this name: "pathobject.rect" takes the old member's place (the
+        kind word is not in the previous question, so `_swap_head` has no head to swap on)."""
+        m = _MEMBER_PHRASE.fullmatch(frag)
+        olds = list(_DOTTED_MEMBER.finditer(prev_q))
+        if not m or not olds or m.group(1).lower() == olds[-1].group(2).lower():
+            return None
+        old = olds[-1]
+        new = f"{old.group(1)}.{m.group(1)}"
+        q = prev_q[:old.start()] + new + prev_q[old.end():]
+        return Rewrite(q.rstrip(" ?") + "?", [new], "swap_member")
 
     def _swap_complement(self, frag: str, prev_q: str) -> Rewrite | None:
         """"the one on tables" (or "the section on tables") after "On which page … does the
