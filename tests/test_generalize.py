@@ -3093,3 +3093,54 @@ def test_an_entry_of_the_asked_kind():
 ])
 def test_which_section_covers_x_reads_the_contents_list_too(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, wanted", [
+    # a member named with its kind, after a question naming a member by a dotted name
+    ("default", "What does ML-KEM.Encaps output?", "and the Decaps function?", "What does ML-KEM.Decaps output?"),
+    ("tech-manuals", "What does ReportLab's pathobject.lineTo do?", "and the moveTo method?",
+     "What does ReportLab's pathobject.moveTo do?"),
+    ("tech-manuals", "What does ReportLab's pathobject.lineTo method do?", "and the moveTo method?",
+     "What does ReportLab's pathobject.moveTo method do?"),
+    # the words the new phrase shares with the old one are written once
+    ("tech-manuals", "What does Gri's set page landscape command do?", "and the set page factor command?",
+     "What does Gri's set page factor command do?"),
+    ("default", "What does the ML-KEM key generation step output?", "and the ML-KEM decapsulation step?",
+     "What does the ML-KEM decapsulation step output?"),
+    # not a member: an attribute of the thing, or no dotted name to take the owner from
+    ("default", "What does ML-DSA.Sign do?", "and the key size?", "What is the key size of ML-DSA.Sign?"),
+    ("default", "What is the size of an ML-KEM-768 encapsulation key?", "and the decapsulation key?",
+     "What is the size of an ML-KEM-768 decapsulation key?"),
+])
+def test_a_sibling_named_with_its_kind_takes_the_old_ones_place(agents, corpus, first, follow_up, wanted):
+    """"and the rect method?" after "What does X's pathobject.circle draw?" asks of
+    pathobject.rect (it was "What is the rect method of pathobject.circle?"), and "and the set page
+    factor command?" after "… set page landscape command …" is not "set page set page factor"."""
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": "", "refused": False}
+    assert decider.rewrite(follow_up, [prev]).query == wanted
+
+
+def test_a_line_displayed_inside_a_sentence_is_code_of_that_sentence(agents):
+    """"… the tool is run as" [tool myscript] "where the file …": the displayed line is what the
+    sentence says, though it has no symbol that marks code (it was dropped as no statement and
+    the answer stopped at "run as")."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import passages, units
+    from citerag.core.types import Location
+
+    def unit_list(text: str):
+        return units(Evidence("c1", Location("doc::p1::c0", "doc", 1, 1), text))
+
+    us = unit_list("Most of the time, the tool is run as\n\ntoolname myscript\n\nwhere the file myscript holds "
+                   "a list of commands, and the tool writes its output.")
+    assert [u.kind for u in us] == ["sentence", "code", "sentence"]
+    assert [u.text for u in passages(us)[0].units] == [u.text for u in us]
+    # a short line between two sentences that do not run on stays out
+    apart = unit_list("The result depends on the settings\n\nFigure 3\n\nThe next section shows how.")
+    assert not any(u.kind == "code" for u in apart)
+    answered(agents, "tech-manuals", "How would someone who gives the .gri suffix explicitly invoke Gri?",
+             "grimyscript.gri")

@@ -128,7 +128,7 @@ def units(ev: Evidence, contents: bool = False) -> list[Unit]:
         if _described_signature(lines, paras[block + 1] if block + 1 < len(paras) else ""):
             add(lines[0], "code")  # "Sheet.drawEdge(pen)" over "draws the sheet's edge …"
             continue
-        if _announced_code(lines, out, block):
+        if _announced_code(lines, out, block, paras[block + 1] if block + 1 < len(paras) else ""):
             add(" ".join(lines), "code")  # "… write code like this:" then the code, as one unit
             continue
         for i, ln in enumerate(lines):
@@ -316,15 +316,20 @@ _CODE_LINE = re.compile(rf"[=(){{}}\[\];\\]|{_CODE_START}|^[^\s]*[%_#$@<>|/\d][^
 _CODE_OPENING = re.compile(rf"{_CODE_START}|\w\(.*[);]$")
 
 
-def _announced_code(lines: list[str], out: list[Unit], block: int) -> bool:
+def _announced_code(lines: list[str], out: list[Unit], block: int, after: str = "") -> bool:
     """A short paragraph of code right after a sentence that ends with a colon ("… all we need
     to do is write code like this:"): the code is what that sentence announces, and line by line
-    it would be dropped as no statement."""
+    it would be dropped as no statement. A line or two displayed inside a sentence ("… the tool
+    is run as" [tool myscript] "where the file …") is code too, symbol or not: the sentence
+    stops before it and goes on, in lower case, after it (`after`: the next paragraph)."""
     if not out or out[-1].block != block - 1 or not (out[-1].text.rstrip().endswith(":") or _unfinished(out[-1]))\
             or len(lines) > 8:
         return False
-    return all(_CODE_OPENING.search(ln) or not _is_statement(ln) for ln in lines) and any(
-        _CODE_LINE.search(ln) for ln in lines) and not any(_BULLET.match(ln) for ln in lines)
+    if not all(_CODE_OPENING.search(ln) or not _is_statement(ln) for ln in lines) or any(
+            _BULLET.match(ln) for ln in lines):
+        return False
+    inside = _unfinished(out[-1]) and len(lines) <= 2 and after.lstrip()[:1].islower()
+    return inside or any(_CODE_LINE.search(ln) for ln in lines)
 
 
 def announces(u: Unit) -> bool:

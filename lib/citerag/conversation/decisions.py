@@ -921,11 +921,16 @@ class Decider:
                 # "and the circle method?" after "… pathobject.rect method …": the owner stays
                 phrase = f"{member.group(1)}.{np_[0]} {head}"
             # leading words the new phrase shares with the old one ("and the draw box command?"
-            # after "… draw curve command …") are not written twice
+            # after "… draw curve command …", "and the X decapsulation step?" after "… X key
+            # generation step …") are not written twice: the new phrase starts where they do
+            before = reversed(list(re.finditer(r"\S+", prev_q[:start])))
+            run = list(takewhile(lambda t: t.group().lower() not in STOPWORDS, before))[::-1]
+            lows = [t.group().lower() for t in run]
             for k in range(len(np_) - 2, 0, -1):
-                lead = re.search(r"(?<![\w-])" + r"\s+".join(map(re.escape, np_[:k])) + r"\s+$", prev_q[:start], re.I)
-                if lead:
-                    start = lead.start()
+                lead = [w.lower() for w in np_[:k]]
+                at = next((i for i in range(len(lows) - k + 1) if lows[i:i + k] == lead), None)
+                if at is not None:
+                    start = run[at].start()
                     break
             q = prev_q[:start] + phrase + prev_q[m.end():]
             return Rewrite(q.rstrip(" ?") + "?", [phrase], "swap_modifier")
