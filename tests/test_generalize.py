@@ -3144,3 +3144,33 @@ def test_a_line_displayed_inside_a_sentence_is_code_of_that_sentence(agents):
     assert not any(u.kind == "code" for u in apart)
     answered(agents, "tech-manuals", "How would someone who gives the .gri suffix explicitly invoke Gri?",
              "grimyscript.gri")
+
+
+def test_a_passage_showing_a_command_is_of_the_procedure_type(agents):
+    """"How do I invoke X to draw?" is answered by "To draw things, invoke X as" [x[OPTIONS][file]]:
+    the displayed command is the procedure, though no verb of the procedure pattern is written
+    (half-weighted as of no type, it lost to a sentence that merely said "used to invoke X")."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.extractive import passage_type
+    from citerag.answer.units import passages, units
+    from citerag.core.types import Location
+
+    us = units(Evidence("c1", Location("doc::p1::c0", "doc", 1, 1),
+                        "To draw things, invoke the tool as\n\ntool[OPTIONS][CmdFile[optional_arguments]]\n\n"
+                        "where the square brackets indicate that the enclosed items are optional."))
+    assert [u.kind for u in us] == ["sentence", "code", "sentence"]
+    shown = passages(us)[0]
+    assert passage_type(("procedure",), shown) == 1.0
+    assert passage_type(("procedure",), passages(units(Evidence("c1", Location("doc::p1::c0", "doc", 1, 1),
+                        "The tool draws things when it is invoked by the window manager.")))[0]) == 0.0
+    answered(agents, "tech-manuals", "How can I invoke Gri to draw?", "gri[OPTIONS]")
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("Who posted 'Re: Diversity of signature schemes' to the PQC forum?", "Stern M"),
+    ("Who posted 'Kyber decisions, part 2: FO transform'?", "CRYSTALS-Kyber submission team"),
+])
+def test_who_posted_a_message_is_read_from_its_reference_entry(agents, question, needs):
+    """A forum message in a reference list names who posted it as its author ("[33] Name M (2021)
+    Re: Title. Available at …"); "posted" was refused as an event no cited text states."""
+    answered(agents, "default", question, needs)

@@ -397,10 +397,11 @@ REFERENCE_ENTRY = re.compile(rf"^(?:[-*•]\s+)?{_ENTRY_LABEL}[^|]*\(\d{{4}}[a-z
 # … anywhere in an answer, up to the next bracket (a citation marker or the next entry): its
 # authors and year, then its title (group 1)
 _ENTRY_TITLE = re.compile(rf"{_ENTRY_LABEL}[^|\[]{{0,200}}?\(\d{{4}}[a-z]?\)([^\[]{{3,300}})")
-# The events a reference-list entry states by its form: its authors wrote, its venue published, and
-# the document listing it cites the work (see `action_stated`); and the work whose title names a
-# thing introduced or proposed it ("which paper introduced X" → "[10] Name A (2009) X: …").
-_BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite introduce propose".split())
+# The events a reference-list entry states by its form: its authors wrote (or posted, for a message
+# to a forum) and its venue published it, and the document listing it cites the work (see
+# `action_stated`); and the work whose title names a thing introduced or proposed it ("which paper
+# introduced X" → "[10] Name A (2009) X: …").
+_BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite introduce propose post".split())
 # The event a change log's dated version title states by its form (see `action_stated`).
 _RELEASE_EVENTS = frozenset(("release",))
 # A section title an answer line is restated under ("4.2.1 Version 3.1.4 [2019 Jun 2]: …").

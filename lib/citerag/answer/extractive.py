@@ -303,8 +303,11 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals:
     # defines XML without spelling it out.)
     defined = "definition" in types and not ("expansion" in types and acronym) and defines_name(p.text, [], subject)
     titled = bool(_title_values(p, types))
+    # "How do I run X?" answered by "X is run as" [the command it displays]: the command is the
+    # procedure, whatever the words around it
+    shown = "procedure" in types and any(u.kind == "code" for u in p.units)
     return max(type_match(types, p.text, acronym), type_match(types, p.head.text, acronym), float(located),
-               float(named), float(defined), float(titled))
+               float(named), float(defined), float(titled), float(shown))
 
 
 def _own_title(p: Passage) -> str:

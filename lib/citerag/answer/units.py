@@ -325,10 +325,12 @@ def _announced_code(lines: list[str], out: list[Unit], block: int, after: str = 
     if not out or out[-1].block != block - 1 or not (out[-1].text.rstrip().endswith(":") or _unfinished(out[-1]))\
             or len(lines) > 8:
         return False
-    if not all(_CODE_OPENING.search(ln) or not _is_statement(ln) for ln in lines) or any(
-            _BULLET.match(ln) for ln in lines):
-        return False
     inside = _unfinished(out[-1]) and len(lines) <= 2 and after.lstrip()[:1].islower()
+    # (inside a sentence, one token with no space, "tool[OPTIONS][file]", is no sentence of its own,
+    # however many words it runs together)
+    if not all(_CODE_OPENING.search(ln) or not _is_statement(ln) or (inside and " " not in ln) for ln in lines) \
+            or any(_BULLET.match(ln) for ln in lines):
+        return False
     return inside or any(_CODE_LINE.search(ln) for ln in lines)
 
 
