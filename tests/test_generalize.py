@@ -3174,3 +3174,44 @@ def test_who_posted_a_message_is_read_from_its_reference_entry(agents, question,
     """A forum message in a reference list names who posted it as its author ("[33] Name M (2021)
     Re: Title. Available at …"); "posted" was refused as an event no cited text states."""
     answered(agents, "default", question, needs)
+
+
+def test_a_contents_entry_whose_number_the_layout_broke_is_read():
+    """"9.3.5 | 3.2 write contour . . . 140": the layout put a cell break inside the entry's
+    number; the entry was not read at all (so no page or section question could find it)."""
+    from citerag.answer.asked import Head, contents_entries, head_stated
+
+    text = ("9.3.53 | The write commands_. . . . . . . ._ 140\n9.3.5 | 3.2 write contour. . . . . . . . 140\n"
+            "10 Prog | ramming in the Language . . . 143\nIt went from 3 | 4.5 times. Then it stopped")
+    assert contents_entries(text) == text.split("\n")[:3]
+    # an entry states its section by its form, whatever the case of its title's first word
+    assert head_stated(Head("section", "locator"), "", "9.3.5 | 3.2 write contour … 140. [c1]")
+    assert not head_stated(Head("section", "locator"), "", "The write contour command writes contours. [c1]")
+    # … also as the two sentences the splitter makes of its number and its title
+    assert head_stated(Head("section", "locator"), "", "3.2.2. [c8]\nHybrid Widget Techniques … 10. [c8]")
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("tech-manuals", "Which section of the Gri manual covers the write columns command?", "3.1 write columns … 140"),
+    ("tech-manuals", "On which page of the Gri manual is the write grid command described?", "write grid … 141"),
+    ("default", "Which section of FIPS 203 specifies the number-theoretic transform?", "4.3"),
+])
+def test_which_section_covers_a_command_reads_its_entry_without_the_kind_word(agents, corpus, question, needs):
+    """A contents entry names the thing ("write columns"), not its kind ("command") nor the
+    document it lists ("the Gri manual"): scored with them, it lost to body text that happens
+    to say "section" and "manual"."""
+    answered(agents, corpus, question, needs)
+
+
+def test_an_ordinal_whose_noun_the_text_leaves_out_is_stated(agents):
+    """"The first word in the calling line is \\.word0., the second \\.word1.": the second word is
+    numbered with its noun left out; "which synonym holds the second word?" was refused as never
+    stated. An ordinal the text gives only other things of the kind is still unstated."""
+    from citerag.answer.asked import unstated_ordinals
+
+    said = ["The first word in the line is \\.w0. , the second \\.w1. , etc."]
+    assert unstated_ordinals("Which synonym holds the second word of the line?", said) == []
+    assert unstated_ordinals("What happened at the fifth workshop?",
+                             ["The fourth workshop was held in May. The third workshop was online."]) == ["fifth workshop"]
+    answered(agents, "tech-manuals", "Which local synonym holds the second word of the line calling a Gri command?",
+             "\\.word1.")

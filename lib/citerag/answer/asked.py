@@ -141,11 +141,13 @@ _REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
 # An entry of a contents list or an index: a section's (table's, figure's) label and title, then the
 # page it starts on, after dot leaders or in a cell of its own ("4.3 The Transform . . . . 24",
 # "2.1 | Terms and Definitions | 2", "Table 3. Sizes ...... 9"); in an answer, before its citation.
-# (the dot leaders between its title and its page, with the cell breaks among them)
+# (the dot leaders between its title and its page, with the cell breaks among them; a number the
+# layout broke across two cells, "9.3.5 | 3.2 Widget fill … 140", is read whole)
 _LEADERS = r"(?:[ \t|_]*\.){3,}[ \t|._]*"
 CONTENTS_LEADERS = re.compile(_LEADERS)
 CONTENTS_ROW = re.compile(r"(?m)^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Section|Chapter)\s+)?"
-                          r"(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})*\.?)(?:[ \t|]+|(?<=\.)(?=[A-Z])|"
+                          r"(?:\d{1,2}(?:\.\d{1,3})*\.?(?:[ \t]*\|[ \t]*\d{1,3}(?:\.\d{1,3})+)?|[A-Z](?:\.\d{1,3})*\.?)"
+                          r"(?:[ \t|]+|(?<=\.)(?=[A-Z])|"
                           r"(?:(?<=\.\d)|(?<=\.\d\d)|(?<=\.\d\d\d))(?=[A-Z][a-z]))"
                           r"[A-Za-z][^\n]*?[a-z]{2}[^\n]*?"
                           rf"(?:{_LEADERS}|[ \t]*\|[ \t]*|_[ \t]*|\s…\s)(\d{{1,4}})"
@@ -367,6 +369,10 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
 # Settings an object has, named in code ("minimumTickSpacing") as often as the text calls them so;
 # untyped heads otherwise (a passage saying "attribute" states one too).
 _CODE_NAMED = frozenset("attribute attributes property properties".split())
+# The kinds of named member a software manual documents ("the write contour *command*", "the
+# rect *method*"): a name's kind word, which a contents entry or an API entry seldom writes.
+MEMBER_KINDS = ("property|attribute|option|parameter|argument|field|method|command|function|flag|variable|setting"
+                "|macro|keyword|operator")
 # Kinds a reference list writes abbreviated ("3rd Ed." for the third edition), by stem.
 _ABBREVIATED = {"edition": re.compile(r"\b\d+(?:st|nd|rd|th)\s+ed\b", re.I),
                 # "which arguments does f take?" → "f(x, y, r)": a call's list states its arguments
@@ -1044,6 +1050,13 @@ def _entry_titled(answer_text: str, question: str) -> bool:
     return any(pairs(m.group(1)) & asked for m in _ENTRY_TITLE.finditer(answer_text))
 
 
+def _quotes_entry(answer_text: str) -> bool:
+    """Does the answer quote a contents entry, whole or as the two sentences the splitter made of
+    its number and its title ("3.2.2. [c8]" then "Widget Techniques … 10. [c8]")?"""
+    lines = strip_citations(answer_text).split("\n")
+    return any(contents_entries(ln) for ln in lines) or any(contents_entries(f"{a} {b}") for a, b in pairwise(lines))
+
+
 def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
     def names_it(text: str) -> bool:
@@ -1080,6 +1093,8 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     if head.type in ("condition", "title", "package"):  # set by a clause ("… secure if X is hard"), a title by a
         # reference entry, a package by the line loading it; or named as one
         return bool(CUES[head.type].search(answer_text)) or names_it(evidence_text)
+    if head.type == "locator" and _quotes_entry(answer_text):
+        return True  # a contents entry numbers its section by its form ("9.3.5 | 3.2 write contour … 140")
     if head.type:
         return bool(CUES[head.type].search(answer_text))
     return names_it(evidence_text)
@@ -1289,7 +1304,11 @@ def unstated_ordinals(question: str, texts: list[str]) -> list[str]:
         seen = {_ordinal_number(t.group(1)) for t in _ORDINAL_NOUN.finditer(text) if stem(t.group(2).lower()) == noun}
         # "Panel 2" numbers the second panel too
         numbered = re.search(rf"\b{re.escape(m.group(2))}s?\s+{asked_n}\b", text, re.I)
-        if seen and asked_n not in seen and not numbered:
+        # … and "the first word is A, the second B" numbers it with the noun left out (in a list
+        # after another ordinal with the noun)
+        elided = re.search(rf"\b(?:{_ORDINAL})[\s-]+{re.escape(m.group(2))}s?\b[^;]{{0,80}}?,\s*(?:and\s+)?the\s+"
+                           rf"{re.escape(m.group(1))}\s*(?=[^\sA-Za-z])", text, re.I)
+        if seen and asked_n not in seen and not numbered and not elided:
             out.append(m.group(0))
     return out
 

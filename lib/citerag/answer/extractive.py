@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 
 from citerag.answer.asked import (
     CUES,
+    MEMBER_KINDS,
     STATED_BY_FORM,
     TYPES,
     Asked,
@@ -46,6 +47,7 @@ from citerag.text.inflect import says_word
 from citerag.text.patterns import (
     ACRONYM,
     CAMEL_NAME,
+    DOCUMENT_NOUNS,
     DOCUMENT_PARTS,
     IO_LINE,
     PERSONAL_PRONOUNS,
@@ -199,6 +201,20 @@ def _without_page_frame(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnal
         return qa
     return dataclasses.replace(qa, text=_PAGE_FRAME.sub(" ", qa.text),
                                anchors=tuple(_PAGE_FRAME.sub("", a).strip() for a in qa.anchors))
+
+
+# … nor the kind of the thing a section documents ("which section covers the write *command*?")
+_ENTRY_FRAME = re.compile(rf"{_PAGE_FRAME.pattern}|\b(?:{MEMBER_KINDS})s?\b", re.I)
+
+
+def _as_entry(qa: QueryAnalysis) -> QueryAnalysis:
+    """A section part as a contents entry would state it: without the frame and the kind word it
+    never writes, nor the document it is the contents of ("of the Foo manual"); body text, which
+    does write them, is scored on the part as asked."""
+    text = _ENTRY_FRAME.sub(" ", qa.text)
+    for m in qa.doc_mentions:
+        text = re.sub(rf"{re.escape(m)}(?:['’]s)?(?:\s+(?:{'|'.join(DOCUMENT_NOUNS)})\b)?", " ", text, flags=re.I)
+    return dataclasses.replace(qa, text=text, anchors=tuple(_ENTRY_FRAME.sub("", a).strip() for a in qa.anchors))
 
 
 def _form_stated(score: Scorer, heads: tuple[Head, ...]) -> Callable[[str], float]:
@@ -463,8 +479,9 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         entry_only = listed and ("page" in part.types or ("locator" in part.types and kind == "chapter"))
         leveled = {id(p) for p in cands if p.head.kind == "contents"
                    and entry_of_kind(kind, p.head.text)} if listed and located else set()
-        ranked = sorted(((passage_score(form_score, part.types, p, rank[p.head.key], want.acronym, plurals, describes,
-                                        subject, asks_io)
+        entry_score = _form_stated(Scorer(_as_entry(pqa), idf, ordinary), heads) if listed and located else form_score
+        ranked = sorted(((passage_score(entry_score if p.head.kind == "contents" else form_score, part.types, p,
+                                        rank[p.head.key], want.acronym, plurals, describes, subject, asks_io)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, part_names, subject) else 0.0)
                           + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)

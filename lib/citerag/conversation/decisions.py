@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from citerag.answer.answerer import written_compound
 from citerag.answer.asked import (
     CUES,
+    MEMBER_KINDS,
     PREPOSITION_ALTERNATION,
     asked_heads,
     defined_span,
@@ -227,11 +228,9 @@ _NAMED_KINDS = frozenset("scheme schemes algorithm algorithms candidate candidat
                          "package packages module modules format formats product products version versions".split())
 # "the gapWidth property of a BarPlot": a named member of something, which a later "its"
 # means (not the thing it belongs to)
-_MEMBER_KINDS = ("property|attribute|option|parameter|argument|field|method|command|flag|variable|setting|macro"
-                 "|keyword|operator")
-_NAMED_MEMBER = re.compile(rf"\bthe\s+([\w.\\-]*[A-Za-z][\w.\\-]*)\s+({_MEMBER_KINDS})\s+(?:of|in|for)\b", re.I)
-# "and the rect method?": a name and the kind of member it is (a function is one too)
-_MEMBER_PHRASE = re.compile(rf"\s*(?:the\s+)?([A-Za-z_]\w*)\s+(?:{_MEMBER_KINDS}|function)\s*", re.I)
+_NAMED_MEMBER = re.compile(rf"\bthe\s+([\w.\\-]*[A-Za-z][\w.\\-]*)\s+({MEMBER_KINDS})\s+(?:of|in|for)\b", re.I)
+# "and the rect method?": a name and the kind of member it is
+_MEMBER_PHRASE = re.compile(rf"\s*(?:the\s+)?([A-Za-z_]\w*)\s+(?:{MEMBER_KINDS})\s*", re.I)
 # "pathobject.circle", "ML-DSA.Sign": an owner, a dot and a member named by a word (not "2.12")
 _DOTTED_MEMBER = re.compile(r"(?<![\w.-])([\w-]*[A-Za-z][\w-]*(?:\.[\w-]+)*)\.([A-Za-z_]\w*)(?![\w.-])")
 _ENTITY_SEEKING = re.compile(r"^\s*(?:which|what)\s+(\w+)\s+(?!is\b|are\b|was\b|were\b)", re.I)
