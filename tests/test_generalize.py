@@ -3215,3 +3215,41 @@ def test_an_ordinal_whose_noun_the_text_leaves_out_is_stated(agents):
                              ["The fourth workshop was held in May. The third workshop was online."]) == ["fifth workshop"]
     answered(agents, "tech-manuals", "Which local synonym holds the second word of the line calling a Gri command?",
              "\\.word1.")
+
+
+def test_a_byline_is_a_list_of_names_not_a_title_or_a_signature():
+    """A title page's byline: names (a list by commas or "and", a name with an initial, or four
+    names' worth of words). Not a title of capitalised words, nor a foreword's signature (one
+    name and a role); and only a question asking who wrote a document it names reads it."""
+    from citerag.answer.asked import asks_byline, is_byline
+
+    assert is_byline("Alexis Bienvenüe, Anirvan Sarkar, Hiroto Kagotani, and Frédéric Bréal")
+    assert is_byline("Dan E. Kelley") and is_byline("Ann Lee and Bo Chan")
+    assert is_byline("Gorjan Alagic Elaine Barker Lily Chen Dustin Moody Computer Security Division")
+    for title in ("Auto Multiple Choice", "User Guide", "Module-Lattice-Based Key-Encapsulation Mechanism Standard",
+                  "Kevin M. Stine, Director Information Technology Laboratory", "Gina M. Raimondo, Secretary"):
+        assert not is_byline(title), title
+    assert asks_byline("Who are the authors of NIST SP 800-227?", ("SP 800-227",))
+    assert asks_byline("Which NIST division issued SP 800-227?", ("SP 800-227",))
+    assert asks_byline("Who wrote the Gri manual?", ("Gri",))
+    assert not asks_byline("Who wrote the paper on lattices cited in FIPS 204?", ("FIPS 204",))
+    assert not asks_byline("Who wrote the paper on lattices?", ())
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "Who are the authors of NIST IR 8547?", "Dustin Moody Ray Perlner"),
+    ("tech-manuals", "Who wrote the Gri manual?", "Dan E. Kelley"),
+    ("tech-manuals", "Who are the authors of the AMC manual?", "Hiroto Kagotani"),
+])
+def test_who_wrote_a_document_is_answered_from_its_title_page(agents, corpus, question, needs):
+    """The title page's names answer "who wrote X?": they write neither "author" nor the verb,
+    and retrieval ranks a page of names low, so the named document's first pages are looked up."""
+    answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("corpus, question", [
+    ("default", "Who wrote FIPS 203?"),  # its first pages: a title, a secretary, a foreword's signature
+    ("tech-manuals", "Who wrote the ReportLab user guide?"),  # a title page with no names
+])
+def test_who_wrote_a_document_without_a_byline_is_refused(agents, corpus, question):
+    assert ask(agents, corpus, question).answer.refused

@@ -32,6 +32,7 @@ from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
 from citerag.answer.asked import (
     asked_part_kind,
+    asks_byline,
     contents_entries,
     entry_of_kind,
     leading_scope,
@@ -39,6 +40,7 @@ from citerag.answer.asked import (
     split_parts,
 )
 from citerag.answer.evidence import Evidence, select_evidence
+from citerag.answer.units import FRONT_PAGES
 from citerag.core.artifacts import write_text_atomic
 from citerag.core.asyncrun import run_sync
 from citerag.core.params import Params
@@ -174,9 +176,10 @@ class AgentWorkflow(Workflow):
         if self.graph is not None and merged:
             added = self._expand(st, merged)
         listed = self._contents(st) if st.counters.rounds == 1 else []
+        fronted = self._front(st) if st.counters.rounds == 1 else []
         st.event("retrieve", round=st.counters.rounds, queries=[q for q, _ in ev.queries],
                  hits=[h.chunk_id for h in merged], graph_added=added, contents_added=listed,
-                 tool_calls=st.counters.tool_calls)
+                 front_added=fronted, tool_calls=st.counters.tool_calls)
         return AssessEvent()
 
     @step
@@ -301,6 +304,19 @@ class AgentWorkflow(Workflow):
         st.hits += [Hit(0, Location.of(self.store.by_id[cid]), s, {"contents": 1}, {}) for s, cid in found]
         return [cid for _, cid in found]
 
+    def _front(self, st: AgentState) -> list[str]:
+        """For a question asking who wrote a document it names, that document's title pages:
+        retrieval ranks them low (their lines are names, not the question's words). They take the
+        slots the evidence budget keeps for looked-up chunks, as contents lists do."""
+        if not asks_byline(st.qa.text, st.qa.doc_mentions):
+            return []
+        docs = set(st.qa.docs)
+        found = [c.chunk_id for c in self.store.chunks if c.doc_id in docs and c.start_page <= FRONT_PAGES]
+        found = found[:_FRONT_CHUNKS]
+        st.hits = [h for h in st.hits if h.chunk_id not in found]
+        st.hits += [Hit(0, Location.of(self.store.by_id[cid]), 0.0, {"contents": 1}, {}) for cid in found]
+        return found
+
     def _expand(self, st: AgentState, hits: list[Hit]) -> list[str]:
         g = self.params.agent.graph
         score = Scorer(st.qa, self.idf)
@@ -328,6 +344,7 @@ def _interleave(branches: list[list[Hit]]) -> list[Hit]:
     return out
 
 
+_FRONT_CHUNKS = 3  # a title page and the page after it, one chunk or two each
 _CONTENTS: dict[int, dict[str, list[str]]] = {}
 _CONTENTS_MIN_SHARE = 0.1  # a contents entry sharing less of the question's terms names something else
 

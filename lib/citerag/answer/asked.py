@@ -41,6 +41,7 @@ from citerag.text.patterns import (
     ACRONYM,
     CAMEL_NAME,
     COMMAND_OPTION,
+    DOCUMENT_NOUNS,
     LOCATOR_HEADS,
     LOCATOR_PLURALS,
     LOCATOR_QUESTION,
@@ -167,6 +168,50 @@ def contents_entries(text: str) -> list[str]:
     """The lines of the text that are contents entries (`CONTENTS_ROW`)."""
     return [ln for ln in text.split("\n") if _ENTRY_MARK.search(ln) and _ENTRY_END.search(ln)
             and CONTENTS_ROW.match(ln)]
+
+
+# "Who are the authors of X?", "Who wrote X?", "Which division (of Y) produced X?": asked of a
+# whole document, and answered by its title page's byline (its authors' names, with the unit they
+# belong to), which writes neither the verb nor "author".
+_BYLINE_ASKED = re.compile(
+    r"^\s*(?:who\s+(?:are|is|were|was)\s+the\s+authors?\s+of|who\s+(?:wrote|authored|prepared)|"
+    r"(?:which|what)\s+(?:[A-Z]\S*\s+)?(?:division|laborator(?:y|ies)|organi[sz]ation|institute|office|unit|group|team)\s+"
+    r"(?:of\s+(?:the\s+)?\S+\s+)?(?:wrote|produced|issued|published|prepared|authored|developed))\s+(.+?)\s*\??\s*$",
+    re.I)
+
+
+# A title page's byline: names only (capitalised words, initials, commas, "and", name particles).
+_BYLINE_WORD = r"(?:[A-Z][^\s\d,:;()/]*|and|de|van|von|der|da|di|du|la|le)"
+_BYLINE = re.compile(rf"{_BYLINE_WORD}(?:,?\s+{_BYLINE_WORD})+,?")
+
+
+def is_byline(line: str) -> bool:
+    """A line of people's names: a list (commas or "and"), a name with an initial ("Dan E. Kelley"),
+    or four names' worth of words; a title of three capitalised words alone is no byline."""
+    # (a compound of three capitalised parts, "Widget-Based-Key", is a title's word, not a name)
+    if not _BYLINE.fullmatch(line) or any(w.count("-") >= 2 for w in line.split()):
+        return False
+    words = [w for w in line.replace(",", " ").split() if w[0].isupper()]
+    # a list by commas is of names, two or three words each ("Kevin M. Stine, Director of …" signs
+    # a foreword: one name and a role)
+    listed = "," in line and all(2 <= len(re.sub(r"^\s*and\s+", "", seg).split()) <= 3
+                                 for seg in line.rstrip(",").split(","))
+    return len(words) >= 2 and (listed or (" and " in line and "," not in line)
+                                or ("," not in line and (bool(re.search(r"\b[A-Z]\.", line)) or len(words) >= 4)))
+
+
+def asks_byline(question: str, doc_mentions: tuple[str, ...]) -> bool:
+    """Does the question ask who wrote (or which unit produced) a document it names, and nothing
+    else? ("Who wrote the paper on X, cited in Y?" asks about a cited work, not about Y.)"""
+    m = _BYLINE_ASKED.match(question)
+    if not m or not doc_mentions:
+        return False
+    rest = m.group(1)
+    for d in doc_mentions:
+        rest = re.sub(re.escape(d), " ", rest, flags=re.I)
+    rest = re.sub(rf"\b(?:the|a|an|this|{'|'.join(DOCUMENT_NOUNS)})\b|['’]s\b", " ", rest, flags=re.I)
+    # (a publisher's name may stand before the document's: "NIST IR 8547")
+    return not re.search(r"(?<![\w-])[a-z]", rest)
 
 
 def reads_contents(question: str) -> bool:
@@ -408,6 +453,8 @@ _ENTRY_TITLE = re.compile(rf"{_ENTRY_LABEL}[^|\[]{{0,200}}?\(\d{{4}}[a-z]?\)([^\
 # `action_stated`); and the work whose title names a thing introduced or proposed it ("which paper
 # introduced X" → "[10] Name A (2009) X: …").
 _BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite introduce propose post".split())
+# The events a title page's byline states by its form: who wrote (prepared, produced) the document.
+_BYLINE_EVENTS = frozenset("write author prepare produce issue publish develop".split())
 # The event a change log's dated version title states by its form (see `action_stated`).
 _RELEASE_EVENTS = frozenset(("release",))
 # A section title an answer line is restated under ("4.2.1 Version 3.1.4 [2019 Jun 2]: …").
@@ -1029,6 +1076,10 @@ def action_stated(verb: str, evidence_text: str, answer_text: str, question: str
     a work the answer passage cites, not the one asked about."""
     if bases(verb) & _BIBLIOGRAPHIC_EVENTS and (
             REFERENCE_ENTRY.match(answer_text.lstrip()) or _entry_titled(answer_text, question)):
+        return True
+    # … and a title page's byline, who wrote (prepared, produced) the document the question names
+    if bases(verb) & _BYLINE_EVENTS and _BYLINE_ASKED.match(question) and is_byline(
+            strip_citations(answer_text.split("\n")[0]).strip().rstrip(".")):
         return True
     # … and a change log's dated title ("4.2.1 Version 3.1.4 [2019 Jun 2]: …") states a release
     if bases(verb) & _RELEASE_EVENTS and any(

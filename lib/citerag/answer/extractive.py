@@ -29,6 +29,7 @@ from citerag.answer.asked import (
     asked,
     asked_heads,
     asked_part_kind,
+    asks_byline,
     asks_default,
     entry_of_kind,
     expands,
@@ -357,10 +358,20 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     plain English that weigh nothing when the corpus never uses them."""
     # (a contents list's entries are read only when the question asks on which page something is,
     # or which section covers it)
-    all_units = [u for ev in evidence for u in units(ev, reads_contents(qa.text))]
+    byline = asks_byline(qa.text, qa.doc_mentions)
+    all_units = [u for ev in evidence for u in units(ev, reads_contents(qa.text), byline)]
     paged = "page" in answer_types(qa.text)
     if not all_units:
         return Draft("", "none")
+    if byline:
+        # "who wrote X?": X's title-page byline, on its earliest page; the one naming what the
+        # question asks for, when one does ("which division …": the names with their division)
+        doc_of = {e.key: e.loc for e in evidence}
+        names = sorted((not token_set(u.text) & set(qa.content_words), doc_of[u.key].start_page, n, u)
+                       for n, u in enumerate(all_units) if u.kind == "byline" and doc_of[u.key].doc_id in qa.docs)
+        if names:
+            return Draft(_cite_all([names[0][3]]), "byline", [1.0], [1.0], [], 1.0)
+        all_units = [u for u in all_units if u.kind != "byline"]
     score = Scorer(qa, idf, ordinary)
     if qa.mode == "compare" and len(topics) < 2 and len(qa.identifiers) >= 2:
         topics = qa.identifiers[:2]

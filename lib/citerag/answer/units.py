@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from citerag.answer.asked import CONTENTS_LEADERS as _LEADERS
 from citerag.answer.asked import REFERENCE_ENTRY as _REFERENCE_ENTRY
-from citerag.answer.asked import contents_entries, spelled_acronyms
+from citerag.answer.asked import contents_entries, is_byline, spelled_acronyms
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
@@ -79,10 +79,15 @@ class Unit:
     opens: bool = False  # the first sentence under a section title in this evidence
 
 
-def units(ev: Evidence, contents: bool = False) -> list[Unit]:
+# A title page's byline is read on a document's first pages, for a question asking who wrote it.
+FRONT_PAGES = 2
+
+
+def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Unit]:
     """The evidence's units in reading order. Entries of a contents list or an index state nothing
     but where a part starts: read as units (of kind "contents") only with `contents`, for a question
-    asking on which page something is; otherwise left out."""
+    asking on which page something is; otherwise left out. So is a title page's byline (kind
+    "byline"), read only with `byline`, for a question asking who wrote the document."""
     out: list[Unit] = []
     header: list[str] | None = None
     caption = ""
@@ -110,6 +115,13 @@ def units(ev: Evidence, contents: bool = False) -> list[Unit]:
     for block, para in enumerate(paras):
         # Contents-list lines ("Algorithm 19 | WG-KX.KeyGen() . . . 35") state nothing but a page.
         raw = [ln.strip() for ln in para.split("\n") if ln.strip()]
+        # (never the chunk's first line: the title)
+        names = [ln for i, ln in enumerate(raw) if (block or i) and is_byline(ln)] if (
+            byline and ev.loc.start_page <= FRONT_PAGES) else []
+        if names:
+            for ln in names:
+                add(ln, "byline")
+            continue
         entries = set(contents_entries("\n".join(raw))) if contents else set()
         for ln in raw:
             if ln in entries:
