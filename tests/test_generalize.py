@@ -3253,3 +3253,33 @@ def test_who_wrote_a_document_is_answered_from_its_title_page(agents, corpus, qu
 ])
 def test_who_wrote_a_document_without_a_byline_is_refused(agents, corpus, question):
     assert ask(agents, corpus, question).answer.refused
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("What does Algorithm 12 ht_sign of FIPS 205 generate?", "Generates a hypertree signature"),
+    # another part asks what its steps do: the steps still answer
+    ("What does Algorithm 22 pkEncode do, and which function does it call in its loop?", "SimpleBitPack"),
+])
+def test_what_a_numbered_algorithm_generates_is_its_description_line(agents, question, needs):
+    """"Algorithm 12" made the question an algorithm question, answered by the steps; what the
+    algorithm generates is the line under its title ("Generates a hypertree signature.")."""
+    answered(agents, "default", question, needs)
+
+
+@pytest.mark.parametrize("corpus, first, answer, follow_up, wanted", [
+    # asked for another of the same kind, "it" is the earlier subject, not the name the answer gave
+    ("default", "Which function does FIPS 205's slh_sign_internal use to generate the randomizer?",
+     "3: R ← PRFmsg(SK.prf, opt_rand, M) ▷ generate randomizer. [c1]",
+     "and which function does it call to sign the FORS public key?",
+     "which function does FIPS 205's slh_sign_internal call to sign the FORS public key?"),
+    # a document's possessive before the subject: the next word is still the question's verb
+    ("default", "What does FIPS 205's slh_sign_internal take as input?", "", "and what does it return?",
+     "what does FIPS 205's slh_sign_internal return?"),
+])
+def test_it_after_a_question_on_a_named_subject_is_that_subject(agents, corpus, first, answer, follow_up, wanted):
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": answer, "refused": False}
+    assert decider.rewrite(follow_up, [prev]).query == wanted

@@ -119,6 +119,7 @@ def _cite(u: Unit) -> str:
 
 # "What does X draw?", "What does X compute in Y?": what a named thing does, which the opening
 # sentence of the section titled with its name says ("Draw the command-file name, …").
+_STEP_ASKED = re.compile(r"\bsteps?\b|\bpseudocode\b", re.I)
 _ASKS_WHAT_IT_DOES = re.compile(r"^what (?:does|do|did)\s+\S.*?\s[a-z]+(?:\s+(?:in|of|for)\s+\S+(?:\s\S+)?)?\s*\??$",
                                 re.I)
 
@@ -377,7 +378,11 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
         topics = qa.identifiers[:2]
     want = asked(qa.text, qa.identifiers, qa.doc_mentions, topics, attribute)
 
-    if qa.mode == "algorithm":
+    # "What does Algorithm 19 X generate?" is answered by the line under its title that says what it
+    # does ("Generates a widget."), not by its steps; "… in step 3?", or with another part ("…, and
+    # which function does it call?"), still by the steps
+    described = _ASKS_WHAT_IT_DOES.match(qa.text) and not _STEP_ASKED.search(qa.text) and not want.multi
+    if qa.mode == "algorithm" and not described:
         steps = _algorithm_steps(qa, all_units, score)
         if steps:
             s = score(" ".join(u.text for u in steps))

@@ -522,13 +522,14 @@ class Decider:
                  for i in specific_identifiers(sent, self.know) if i.lower() not in asked]
         return named[0] if named else None
 
-    def focus(self, turn: dict) -> Focus:
-        """Entity, phrase and document scope of one earlier turn (a memory record as dict)."""
+    def focus(self, turn: dict, answer_named: bool = True) -> Focus:
+        """Entity, phrase and document scope of one earlier turn (a memory record as dict). With
+        `answer_named`, a "which X …" turn's focus is the X its answer named."""
         q = turn.get("rewritten_query") or turn["user"]
         scopes = self.know.doc_mentions(q)
         doc_scope = scopes[0][0] if scopes else None
         m = _ENTITY_SEEKING.match(q)
-        if m and m.group(1).lower() in self.kinds:
+        if m and m.group(1).lower() in self.kinds and answer_named:
             named = self.answer_name(turn)
             if named:
                 return Focus(named, named, doc_scope)
@@ -576,7 +577,11 @@ class Decider:
         hi = idx
         # after "does/can/… X" the next word is the question's verb ("What does X generate?"), not
         # part of X's phrase
-        subject = lo == idx and idx > 0 and toks[idx - 1].lower() in AUXILIARIES
+        # (a document's possessive between them, "does DOC 7's X use", changes nothing)
+        owner = " ".join(toks[lo:idx])
+        owned = bool(owner) and re.sub(r"['’]s$", "", owner) != owner and any(
+            found.lower() == re.sub(r"['’]s$", "", owner).lower() for found, _ in self.know.doc_mentions(owner))
+        subject = (lo == idx or owned) and lo > 0 and toks[lo - 1].lower() in AUXILIARIES
         while (not subject and hi + 1 < len(toks) and self._in_phrase(toks[hi + 1])
                and not toks[hi].endswith((",", ":", ";")) and not _reduced_relative(toks, hi + 1)):
             hi += 1
@@ -641,11 +646,11 @@ class Decider:
                 return cand
         return run[-1] if run else None
 
-    def _focus_back(self, history: list[dict]) -> Focus:
+    def _focus_back(self, history: list[dict], answer_named: bool = True) -> Focus:
         """The most recent turn's focus that names something (clarification turns skipped). A
         follow-up that said "it" or "its" kept the earlier turn's topic, so a later "it" means that
         topic too, not a word of the follow-up's rewrite ("can it sync them?" after "how many
-        variables can it take?" is about the command, not "take")."""
+        variables can it take?" is about the command, not "take"). `answer_named`: see `focus`."""
         for i, turn in enumerate(reversed(history)):
             if turn.get("route") == "ASK_CLARIFICATION":
                 continue
@@ -654,7 +659,7 @@ class Decider:
                          and not specific_identifiers(turn["user"], self.know))
             if inherited:
                 continue
-            f = self.focus(turn)
+            f = self.focus(turn, answer_named)
             if f.entity:
                 return f
         return Focus(None, None, None)
@@ -706,7 +711,11 @@ class Decider:
             return self.resolve_self(user)
         prev = answered[-1]
         prev_q = (prev.get("rewritten_query") or prev["user"]).strip()
-        f = self._focus_back(answered)
+        # "which function does X use to …?" then "and which function does it call to …?": asked for
+        # another of the same kind, "it" is X again, not the function the answer named
+        asks, asked_before = _ENTITY_SEEKING.match(strip_connector(user)), _ENTITY_SEEKING.match(prev_q)
+        again = bool(asks and asked_before and stem(asks.group(1).lower()) == stem(asked_before.group(1).lower()))
+        f = self._focus_back(answered, answer_named=not again)
         frag = _name_the_term(strip_connector(user).rstrip(" ?"),
                               [(t.get("rewritten_query") or t["user"]).strip() for t in answered])
         ids = specific_identifiers(frag, self.know)
