@@ -3256,7 +3256,7 @@ def test_who_wrote_a_document_without_a_byline_is_refused(agents, corpus, questi
 
 
 @pytest.mark.parametrize("question, needs", [
-    ("What does Algorithm 12 ht_sign of FIPS 205 generate?", "Generates a hypertree signature"),
+    ("What does Algorithm 13 K-PKE.KeyGen of FIPS 203 generate?", "Uses randomness to generate an encryption key"),
     # another part asks what its steps do: the steps still answer
     ("What does Algorithm 22 pkEncode do, and which function does it call in its loop?", "SimpleBitPack"),
 ])

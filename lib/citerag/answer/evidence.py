@@ -92,7 +92,8 @@ def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
     (tables and algorithms often continue there). Graph findings (hits ranked "graph") take up
     to `graph_chunks` slots after the budget: they were found because they define or continue
     what the top hits name, and a budget the retrieved hits fill would drop them all. The contents
-    lists looked up for a page question (ranked "contents") take those slots first."""
+    lists looked up for a page question, and the title pages for a who-wrote question (both ranked
+    "contents"), take those slots first."""
     retrieved, found = [], []
     for h in hits:
         ranks = getattr(h, "ranks", {})
