@@ -119,9 +119,10 @@ def _cite(u: Unit) -> str:
 
 # "What does X draw?", "What does X compute in Y?": what a named thing does, which the opening
 # sentence of the section titled with its name says ("Draw the command-file name, …").
-_STEP_ASKED = re.compile(r"\bsteps?\b|\bpseudocode\b", re.I)
 _ASKS_WHAT_IT_DOES = re.compile(r"^what (?:does|do|did)\s+\S.*?\s[a-z]+(?:\s+(?:in|of|for)\s+\S+(?:\s\S+)?)?\s*\??$",
                                 re.I)
+# "… in step 3?", "… in its pseudocode?": asked of an algorithm's steps
+_STEP_ASKED = re.compile(r"\bsteps?\b|\bpseudocode\b", re.I)
 
 # "What does X take as input?", "which inputs does X accept", "what does X return": an algorithm's
 # "Input :" and "Output :" lines state it.
