@@ -379,12 +379,10 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
         topics = qa.identifiers[:2]
     want = asked(qa.text, qa.identifiers, qa.doc_mentions, topics, attribute)
 
-    # "What does Algorithm 19 X generate?" is answered by the line under its title that says what it
-    # does ("Generates a widget."), not by its steps; "… in step 3?", or with another part ("…, and
-    # which function does it call?"), still by the steps
-    described = _ASKS_WHAT_IT_DOES.match(qa.text) and not _STEP_ASKED.search(qa.text) and not want.multi
-    if qa.mode == "algorithm" and not described:
+    if qa.mode == "algorithm":
         steps = _algorithm_steps(qa, all_units, score)
+        if steps and _ASKS_WHAT_IT_DOES.match(qa.text) and not _STEP_ASKED.search(qa.text):
+            steps = _with_description(steps, all_units)
         if steps:
             s = score(" ".join(u.text for u in steps))
             draft = Draft(_cite_all(steps), "steps", [s], [1.0], [], s)
@@ -994,6 +992,20 @@ def _names_algorithm(qa: QueryAnalysis, title: str) -> bool:
     m = _ALGO.match(title)
     name = m.group(2).split("(")[0].strip().lower() if m else ""
     return bool(name) and any(i.lower() == name for i in qa.code_names)
+
+
+def _with_description(steps: list[Unit], all_units: list[Unit]) -> list[Unit]:
+    """"What does Algorithm 19 X generate?": the steps with the line under the title that says what
+    the algorithm does ("Generates a widget."), when the steps came from a chunk that does not hold
+    it (the title repeated over the later steps) and another one does."""
+    group = steps[0].group
+    if any(u.kind == "sentence" and u.group == group for u in steps):
+        return steps
+    said = next((u for u in all_units if u.kind == "sentence" and u.group == group and not IO_LINE.match(u.text)), None)
+    if said is None:
+        return steps
+    at = 1 if steps[0].kind == "title" else 0
+    return [*steps[:at], said, *steps[at:]]
 
 
 def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
