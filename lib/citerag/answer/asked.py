@@ -192,12 +192,13 @@ def is_byline(line: str) -> bool:
     if not _BYLINE.fullmatch(line) or any(w.count("-") >= 2 for w in line.split()):
         return False
     words = [w for w in line.replace(",", " ").split() if w[0].isupper()]
-    # a list by commas is of names, two or three words each ("Kevin M. Stine, Director of …" signs
-    # a foreword: one name and a role)
-    listed = "," in line and all(2 <= len(re.sub(r"^\s*and\s+", "", seg).split()) <= 3
-                                 for seg in line.rstrip(",").split(","))
-    return len(words) >= 2 and (listed or (" and " in line and "," not in line)
-                                or ("," not in line and (bool(re.search(r"\b[A-Z]\.", line)) or len(words) >= 4)))
+    if "," in line:
+        # a list by commas is of names, two or three words each ("Kevin M. Stine, Director of …"
+        # signs a foreword: one name and a role)
+        names = all(2 <= len(re.sub(r"^\s*and\s+", "", seg).split()) <= 3 for seg in line.rstrip(",").split(","))
+    else:
+        names = " and " in line or bool(re.search(r"\b[A-Z]\.", line)) or len(words) >= 4
+    return len(words) >= 2 and names
 
 
 def asks_byline(question: str, doc_mentions: tuple[str, ...]) -> bool:

@@ -577,15 +577,19 @@ class Decider:
         hi = idx
         # after "does/can/… X" the next word is the question's verb ("What does X generate?"), not
         # part of X's phrase
-        # (a document's possessive between them, "does DOC 7's X use", changes nothing)
-        owner = " ".join(toks[lo:idx])
-        owned = bool(owner) and re.sub(r"['’]s$", "", owner) != owner and any(
-            found.lower() == re.sub(r"['’]s$", "", owner).lower() for found, _ in self.know.doc_mentions(owner))
-        subject = (lo == idx or owned) and lo > 0 and toks[lo - 1].lower() in AUXILIARIES
+        # (a document's possessive between them, "does DOC 7's X use", changes nothing; looked up
+        # only after an auxiliary, this runs for every earlier turn)
+        subject = lo > 0 and toks[lo - 1].lower() in AUXILIARIES and (lo == idx or self._doc_possessive(toks[lo:idx]))
         while (not subject and hi + 1 < len(toks) and self._in_phrase(toks[hi + 1])
                and not toks[hi].endswith((",", ":", ";")) and not _reduced_relative(toks, hi + 1)):
             hi += 1
         return " ".join(t.strip(",;:()") for t in toks[lo: hi + 1])
+
+    def _doc_possessive(self, toks: list[str]) -> bool:
+        """Are the tokens a document's name in the possessive ("DOC 7's")?"""
+        owner = " ".join(toks)
+        bare = re.sub(r"['’]s$", "", owner)
+        return bare != owner and any(found.lower() == bare.lower() for found, _ in self.know.doc_mentions(owner))
 
     def _in_phrase(self, tok: str) -> bool:
         """A token that can belong to a noun phrase of a question: no stopword, question word or
@@ -713,10 +717,11 @@ class Decider:
         prev_q = (prev.get("rewritten_query") or prev["user"]).strip()
         # "which function does X use to …?" then "and which function does it call to …?": asked for
         # another of the same kind, "it" is X again, not the function the answer named
-        asks, asked_before = _ENTITY_SEEKING.match(strip_connector(user)), _ENTITY_SEEKING.match(prev_q)
+        stripped = strip_connector(user)
+        asks, asked_before = _ENTITY_SEEKING.match(stripped), _ENTITY_SEEKING.match(prev_q)
         again = bool(asks and asked_before and stem(asks.group(1).lower()) == stem(asked_before.group(1).lower()))
         f = self._focus_back(answered, answer_named=not again)
-        frag = _name_the_term(strip_connector(user).rstrip(" ?"),
+        frag = _name_the_term(stripped.rstrip(" ?"),
                               [(t.get("rewritten_query") or t["user"]).strip() for t in answered])
         ids = specific_identifiers(frag, self.know)
         # "in the second example, which party …?": a question after the scope it opens with
