@@ -3285,3 +3285,35 @@ def test_it_after_a_question_on_a_named_subject_is_that_subject(agents, corpus, 
     decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
     prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": answer, "refused": False}
     assert decider.rewrite(follow_up, [prev]).query == wanted
+
+
+def test_a_name_its_reference_list_gives_a_sibling_of_only_is_unlisted():
+    """A reference list defines the variants of a command there are ("delete columns where
+    missing"); a question on another variant of as many words ("… where duplicated") is on
+    something the documents do not list. A name the list holds, or one of another length, is not."""
+    from citerag.answer.answerer import unlisted_variants
+
+    listing = ["- open file Open a file.\n- close file quietly Close it with no message.\n- close file Close it."]
+    assert unlisted_variants("What does the tool's close file loudly do?", listing) == [
+        "close file loudly (the documents list close file quietly)"]
+    assert unlisted_variants("What does the tool's close file quietly do?", listing) == []
+    assert unlisted_variants("What does the open socket command do?", listing) == [
+        "open socket (the documents list open file)"]
+    assert unlisted_variants("What does the tool's close file at once do?", listing) == []  # another length
+    # … a name some text writes, as a list entry or not, is stated
+    assert unlisted_variants("What does the tool's close file loudly do?", [*listing, "Use close file loudly to warn."]) == []
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("tech-manuals", "What does Gri's delete columns where missing do?", "Completely delete all column data"),
+    ("tech-manuals", "What does Gri's set y type log do?", "Set to log axis"),
+    ("default", "What do the high-order and low-order bits functions of FIPS 204 support?", "optimization"),
+])
+def test_a_listed_name_is_answered(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)
+
+
+def test_a_variant_its_list_does_not_hold_is_refused(agents):
+    refused_noting(agents, "tech-manuals", "What does Gri's delete columns where empty do?",
+                   "delete columns where empty (the documents list delete columns where missing)",
+                   reason="focus_not_stated")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from citerag.answer.abstain import AbstainModel, features
 from citerag.answer.asked import (
     CUES,
+    MEMBER_KINDS,
     action_stated,
     asked,
     asked_actions,
@@ -47,7 +48,7 @@ from citerag.answer.citations import (
 from citerag.answer.conflicts import find_conflicts
 from citerag.answer.evidence import Evidence, support_score
 from citerag.answer.extractive import Draft, compose
-from citerag.answer.units import units
+from citerag.answer.units import entry_terms, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
 from citerag.text.inflect import ENDINGS, IRREGULAR, bases, hyphenations, says_word, spellings, split_camel
@@ -60,6 +61,7 @@ from citerag.text.tokenize import (
     QUESTION_FRAME,
     STOPWORDS,
     function_words,
+    stem,
     token_set,
     tokenize,
 )
@@ -284,6 +286,33 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
     missing += [f"{c} (a variant the evidence never names)" for c in letter_modifiers(qa.text)
                 if not letter_written(c, raw)]
     return missing + unstated_heads(qa.text, raw, answer_text, actions) + unsourced
+
+
+# A name the question gives a command or a member in words: after a possessive or "the", before
+# its kind or the verb that closes the question ("What does Gri's set z type log do?", "the write
+# html command").
+_WORDED_NAME = re.compile(rf"(?:['’]s|\bthe)\s+((?:[a-z][\w.-]*\s+){{1,5}}?[a-z][\w.-]*)\s+"
+                         rf"(?:(?:{MEMBER_KINDS})s?\b|(?:do|does|mean|return|draw)\s*\?)")
+
+
+def unlisted_variants(question: str, texts: list[str]) -> list[str]:
+    """The worded name of a command or member the question asks about ("delete columns where
+    duplicated") that no text writes, when a text's reference list defines a sibling of it, a
+    name of as many words differing in one word only ("delete columns where missing"): the
+    documents list the variants there are, and the asked one is not among them. A near miss,
+    answered before from the sibling's entry."""
+    out: list[str] = []
+    for m in _WORDED_NAME.finditer(question):
+        words = m.group(1).lower().split()
+        if any(term_stated(m.group(1), t.lower()) for t in texts):
+            continue
+        for term in (t.lower().split() for text in texts for t in entry_terms(text)):
+            apart = [i for i, (a, b) in enumerate(zip(term, words)) if a != b] if len(term) == len(words) else []
+            if len(apart) == 1 and all(w.isalpha() and w not in STOPWORDS for w in (term[apart[0]], words[apart[0]])) \
+                    and stem(term[apart[0]]) != stem(words[apart[0]]):
+                out.append(f"{m.group(1)} (the documents list {' '.join(term)})")
+                break
+    return out
 
 
 def _of_named_docs(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Evidence]:
@@ -717,6 +746,9 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         # an ordinal the retrieved evidence never gives the thing it numbers otherwise ("fifth
         # workshop" where all of it speaks of the fourth and third)
         missing += unstated_ordinals(qa.text, [e.headed_text for e in evidence])
+        # … and a name the evidence lists a sibling of only ("set z type log" where its list
+        # defines "set x type log" and "set y type log")
+        missing += unlisted_variants(qa.text, [e.text for e in evidence])
         if missing:
             return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                           [*ans.notes, f"the cited evidence never states: {', '.join(missing)}"], decision,

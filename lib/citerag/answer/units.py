@@ -309,6 +309,15 @@ def _join_wrapped_cells(lines: list[str]) -> list[str]:
 _TERM_LINE = re.compile(r"^[A-Za-z(][^.:;!?]{0,60}[A-Za-z0-9)]$")
 # … or opening the line, in lower case, before its definition's capital ("legacy mode The …").
 _INLINE_TERM = re.compile(r"^([a-z][\w-]*(?: [a-z(][\w()/-]*){0,5}) ([A-Z][a-z]* .*)")
+
+
+def entry_terms(text: str) -> list[str]:
+    """The lower-case terms that open the text's lines before a capitalised description, bullet
+    marks left out ("- set x type log Set to log axis." → "set x type log"): the names a
+    reference list defines, one entry a line."""
+    return [m.group(1) for ln in text.splitlines() if (m := _INLINE_TERM.match(_MARK.sub("", ln.strip(), count=1)))]
+
+
 # A short labelled line states a fact as a pair ("Status: Final", "Published: 2024"),
 # too short to pass as a statement; algorithm Input/Output lines are read with their algorithm.
 _LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")
