@@ -3317,3 +3317,26 @@ def test_a_variant_its_list_does_not_hold_is_refused(agents):
     refused_noting(agents, "tech-manuals", "What does Gri's delete columns where empty do?",
                    "delete columns where empty (the documents list delete columns where missing)",
                    reason="focus_not_stated")
+
+
+def test_an_index_entry_is_read_as_a_contents_entry():
+    """A back-of-book index lists terms, unnumbered, with their page after dot leaders, often in two
+    columns a line ("cookbook . . . 35 | directories, changing . . . 74"): each cell is an entry.
+    A question on which *section* covers X still wants a numbered entry: an index names none."""
+    from citerag.answer.asked import contents_entries, entry_of_kind
+
+    line = "cookbook . . . . . . . . 35 | directories, changing . . . . . . 74"
+    assert contents_entries(line) == ["cookbook . . . . . . . . 35", "directories, changing . . . . . . 74"]
+    assert contents_entries("9.3.5 | 3.2 write contour . . . . . . 140") == ["9.3.5 | 3.2 write contour . . . . . . 140"]
+    assert contents_entries("The values are 35, 74 and 140.") == []
+    assert entry_of_kind("", "cookbook … 35") and not entry_of_kind("section", "cookbook … 35")
+    assert entry_of_kind("section", "9.3.44 | sleep … 135")
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("tech-manuals", "On which page does the Gri manual's index list darwinport?", "223"),
+    ("tech-manuals", "Which section of the Gri manual covers the sleep command?", "9.3.44"),  # not the index's "135"
+    ("default", "On which page of FIPS 203 does the section on the NTT start?", "9"),
+])
+def test_a_page_question_reads_the_index_too(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)

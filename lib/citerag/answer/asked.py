@@ -146,13 +146,21 @@ _REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
 # layout broke across two cells, "9.3.5 | 3.2 Widget fill … 140", is read whole)
 _LEADERS = r"(?:[ \t|_]*\.){3,}[ \t|._]*"
 CONTENTS_LEADERS = re.compile(_LEADERS)
-CONTENTS_ROW = re.compile(r"(?m)^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Section|Chapter)\s+)?"
-                          r"(?:\d{1,2}(?:\.\d{1,3})*\.?(?:[ \t]*\|[ \t]*\d{1,3}(?:\.\d{1,3})+)?|[A-Z](?:\.\d{1,3})*\.?)"
-                          r"(?:[ \t|]+|(?<=\.)(?=[A-Z])|"
-                          r"(?:(?<=\.\d)|(?<=\.\d\d)|(?<=\.\d\d\d))(?=[A-Z][a-z]))"
-                          r"[A-Za-z][^\n]*?[a-z]{2}[^\n]*?"
-                          rf"(?:{_LEADERS}|[ \t]*\|[ \t]*|_[ \t]*|\s…\s)(\d{{1,4}})"
-                          r"[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")
+_NUMBERED_ENTRY = (r"^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Section|Chapter)\s+)?"
+                   r"(?:\d{1,2}(?:\.\d{1,3})*\.?(?:[ \t]*\|[ \t]*\d{1,3}(?:\.\d{1,3})+)?|[A-Z](?:\.\d{1,3})*\.?)"
+                   r"(?:[ \t|]+|(?<=\.)(?=[A-Z])|"
+                   r"(?:(?<=\.\d)|(?<=\.\d\d)|(?<=\.\d\d\d))(?=[A-Z][a-z]))"
+                   r"[A-Za-z][^\n]*?[a-z]{2}[^\n]*?"
+                   rf"(?:{_LEADERS}|[ \t]*\|[ \t]*|_[ \t]*|\s…\s)(\d{{1,4}})"
+                   r"[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")
+_NUMBERED_ROW = re.compile(_NUMBERED_ENTRY)
+# … or, unnumbered, an index's term and its page after dot leaders ("cookbook . . . . 35", "data,
+# clipping using set input clip . . . 116"; shown in an answer as "cookbook … 35")
+_INDEX_ENTRY = (rf"^[ \t]*[A-Za-z][^\n]*?[a-z]{{2}}[^\n]*?(?:{_LEADERS}|\s…\s)(\d{{1,4}})"
+                r"[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")
+# (an index set in columns has an entry of each in a line, in cells of their own)
+_INDEX_CELL = re.compile(_INDEX_ENTRY)
+CONTENTS_ROW = re.compile(rf"(?m){_NUMBERED_ENTRY}|{_INDEX_ENTRY}")
 # A word a contents list's layout broke across two cells ("Widg | et Layout"), at times with a stray
 # letter at the break ("Symboi | ls").
 _BROKEN_WORD = re.compile(r"(?<=[a-z])( ?[a-z])? \| (?=[a-z])")
@@ -165,9 +173,18 @@ _ENTRY_END = re.compile(r"\d[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")
 
 
 def contents_entries(text: str) -> list[str]:
-    """The lines of the text that are contents entries (`CONTENTS_ROW`)."""
-    return [ln for ln in text.split("\n") if _ENTRY_MARK.search(ln) and _ENTRY_END.search(ln)
-            and CONTENTS_ROW.match(ln)]
+    """The lines of the text that are contents entries (`CONTENTS_ROW`), and the cells of a line
+    holding an index's columns ("cookbook . . . 35 | directories, changing . . . 74")."""
+    out: list[str] = []
+    for ln in text.split("\n"):
+        if not (_ENTRY_MARK.search(ln) and _ENTRY_END.search(ln)):
+            continue
+        cells = ln.split(" | ")
+        if len(cells) > 1 and all(_INDEX_CELL.match(c) for c in cells):
+            out += cells
+        elif CONTENTS_ROW.match(ln):
+            out.append(ln)
+    return out
 
 
 # "Who are the authors of X?", "Who wrote X?", "Which division (of Y) produced X?": asked of a
@@ -250,7 +267,7 @@ def entry_of_kind(kind: str, entry: str) -> bool:
     m = _ENTRY_KIND.match(entry)
     if kind in ("table", "figure", "algorithm"):
         return bool(m) and m.group(1).lower().replace(" ", "") == kind
-    return not m  # a section or an appendix
+    return not m and bool(_NUMBERED_ROW.match(entry))  # a section or an appendix (an index's term numbers none)
 
 
 def at_asked_level(question: str, entries: list[str]) -> list[str]:

@@ -124,8 +124,8 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Un
             continue
         entries = set(contents_entries("\n".join(raw))) if contents else set()
         for ln in raw:
-            if ln in entries:
-                add(_LEADERS.sub(" … ", ln), "contents")
+            for cell in ([ln] if ln in entries else [c for c in ln.split(" | ") if c in entries]):
+                add(_LEADERS.sub(" … ", cell), "contents")
         lines = _join_wrapped_cells([ln for ln in raw if not _DOT_LEADER.search(ln) and ln not in entries])
         header, caption = None, ""
         if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in own_titles:
