@@ -3340,3 +3340,17 @@ def test_an_index_entry_is_read_as_a_contents_entry():
 ])
 def test_a_page_question_reads_the_index_too(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    # the glossary writes "key pair" on its line and the definition below: it opens no "X is a" sentence
+    ("default", "What is a key pair in FIPS 205?", "A public key and its corresponding private key"),
+    ("default", "What is a key pair in FIPS 204?", "A public key and its corresponding private key"),
+    ("default", "What is a key pair in FIPS 203?", "encapsulation key"),  # its own glossary's, a longer one
+    ("tech-manuals", "What is Gri?", "programming language"),
+])
+def test_a_glossary_entry_is_found_as_a_definition(agents, corpus, question, needs):
+    """The definition ranking found only "X is a …" sentences; a glossary's entry ("key pair A
+    public key and …") ranked below longer passages using the term, and the named document's own
+    entry was lost to another document's."""
+    answered(agents, corpus, question, needs)

@@ -137,12 +137,16 @@ class Retriever:
 
     def definition_ranking(self, subject: str, allowed: np.ndarray | None, depth: int) -> list[str]:
         """Chunks with a sentence that opens by defining the subject ("A KEX is a …", "KEXs are
-        the …"; not "the AB-KEX is", a longer name), by their BM25 score for the subject."""
+        the …"; not "the AB-KEX is", a longer name), or with a glossary entry for it (the term
+        opening a line, its definition's capital after it: "key pair A set of two keys …"), by
+        their BM25 score for the subject. A glossary's short entry otherwise ranks below longer
+        passages that use the term, and the named document's own entry is lost."""
         s = " ".join(re.sub(r"^(?:an?|the)\s+", "", subject.lower().strip(" ,;:.?")).split())
         if not s:
             return []
-        opening = re.compile(rf"(?:^|[.!?:]\s+|\n\s*)(?:(?:an?|the)\s+)?{re.escape(s)}s?\s+(?:is|are)\s+(?:an?|the)\b",
-                             re.I)
+        term = re.escape(s)
+        opening = re.compile(rf"(?:^|[.!?:]\s+|\n\s*)(?:(?:an?|the)\s+)?{term}s?\s+(?:is|are)\s+(?:an?|the)\b"
+                             rf"|(?:^|\n)[ \t]*(?:[-•*][ \t]*)?{term}(?:[ \t]*\n\s*|[ \t]+)(?-i:[A-Z][a-z ])", re.I)
         return self._bm25_where(s, lambda text: opening.search(text) is not None, allowed, depth)
 
     def _bm25_where(self, query: str, keep: Callable[[str], bool], allowed: np.ndarray | None,
