@@ -843,8 +843,9 @@ def with_section(p: Passage, heads: tuple[Head, ...], types: tuple[str, ...], te
     """
     words = token_set(p.text)
     group = p.head.group if p.head.kind == "sentence" else ""
-    if group and group in text_of.get(p.head.key, "") and any(
-            h.word.lower() not in words and h.word.lower() in token_set(group) for h in heads):
+    # (the asked thing, or the word modifying it: "which *algorithm* number is X?" asks the title's number)
+    asked = {w.lower() for h in heads for w in (h.word, *h.modifiers)}
+    if group and group in text_of.get(p.head.key, "") and any(w not in words and w in token_set(group) for w in asked):
         return Passage([replace(p.head, text=f"{group}: {p.head.text}"), *p.units[1:]])
     section = _own_title(p)
     if not section or section not in text_of.get(p.head.key, ""):
