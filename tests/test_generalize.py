@@ -3354,3 +3354,21 @@ def test_a_glossary_entry_is_found_as_a_definition(agents, corpus, question, nee
     public key and …") ranked below longer passages using the term, and the named document's own
     entry was lost to another document's."""
     answered(agents, corpus, question, needs)
+
+
+def test_an_acronym_ending_in_s_is_no_plural_head():
+    """"Which algorithm of FIPS 204 …" asks for one algorithm: "FIPS" is an acronym, not a plural
+    noun making it a list question (answered then from prose listing several)."""
+    assert "list" not in answer_types("Which algorithm of FIPS 204 encodes a signature into a byte string?")
+    assert "list" not in answer_types("Which port of HTTPS does the server use?")
+    assert "list" in answer_types("Which parameters of FIPS 204 are fixed?")
+
+
+@pytest.mark.parametrize("question, needs", [
+    # the word modifying the asked thing ("algorithm number") is what the title shows
+    ("Which algorithm number is sigDecode in FIPS 204?", "Algorithm 27"),
+    # one algorithm asked of a document whose name ends in S: its title line, not prose on several
+    ("Which algorithm of FIPS 205 converts an integer to a byte string?", "toByte"),
+])
+def test_which_algorithm_is_answered_with_its_title(agents, question, needs):
+    answered(agents, "default", question, needs)

@@ -107,7 +107,8 @@ TYPES: dict[str, re.Pattern[str]] = {
                        rf"(?:(?!(?:does|is|are|was|were|has|have|do|did|{_MODALS})\b"
                        rf"|[a-z]{{3,}}s {_DETERMINER})[\w-]+ ){{0,3}}"
                        r"(?!does\b|has\b|was\b|steps\b|happens\b|becomes\b)"
-                       r"[a-z]{3,}s\b"
+                       # (an acronym is no plural: "which algorithm of FIPS 204 …")
+                       r"(?!(?-i:[A-Z][A-Z0-9-]*)\b)[a-z]{3,}s\b"
                        # a verb, not a plural head, when an article or a quantifier follows ("which tag
                        # resets a counter")
                        rf"(?! (?:is|was|does|did)\b| {_DETERMINER})", re.I),
