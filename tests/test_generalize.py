@@ -3372,3 +3372,23 @@ def test_an_acronym_ending_in_s_is_no_plural_head():
 ])
 def test_which_algorithm_is_answered_with_its_title(agents, question, needs):
     answered(agents, "default", question, needs)
+
+
+@pytest.mark.parametrize("corpus, first, answer, follow_up, wanted", [
+    ("default", "Which algorithm of FIPS 204 reverses the procedure sigEncode?",
+     "Algorithm 27 sigDecode(σ): Reverses the procedure sigEncode . [c1]",
+     "and which function does it use to unpack the hint?",
+     "which function does sigDecode use to unpack the hint in FIPS 204?"),
+    ("tech-manuals", "Which option of AMC sets the seed of the random number generator?",
+     "RandomSeed: One can modify the seed of the random number generator used to produce the shuffle, thanks to "
+     "the option. [c1]", "and what is it set to by default?", "what is RandomSeed set to by default in AMC?"),
+])
+def test_it_is_the_code_name_the_answer_gave(agents, corpus, first, answer, follow_up, wanted):
+    """After "which algorithm (option) …?", "it" is the one the answer named, a name in camel case
+    as well ("sigDecode", "RandomSeed"): answer names were looked for among identifiers only."""
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": answer, "refused": False}
+    assert decider.rewrite(follow_up, [prev]).query == wanted

@@ -39,6 +39,7 @@ from citerag.answer.evidence import Evidence, numbers, support_score
 from citerag.retrieval.query import QueryAnalysis, definition_subject, detect_mode
 from citerag.text.inflect import past_participle, split_camel
 from citerag.text.patterns import (
+    CAMEL_NAME,
     LOCATOR_HEADS,
     PERSONAL_PRONOUNS,
     as_word,
@@ -515,12 +516,20 @@ class Decider:
         m = _ASKED_HEAD.match(q)
         if not m or turn.get("refused"):
             return None
-        asked = {i.lower() for i in identifiers(q)}
+        asked = {i.lower() for i in (*identifiers(q), *CAMEL_NAME.findall(q))}
         words = {t for t in tokenize(q) if t not in STOPWORDS and t != m.group(1).lower()}
         named = [i for sent in split_sentences(strip_citations(turn.get("answer", "")))
                  if words & token_set(sent)
-                 for i in specific_identifiers(sent, self.know) if i.lower() not in asked]
+                 for i in self._names_in(sent) if i.lower() not in asked]
         return named[0] if named else None
+
+    def _names_in(self, sentence: str) -> list[str]:
+        """The sentence's specific identifiers and code names in camel case ("Algorithm 27
+        sigDecode(σ): …" names sigDecode), in order."""
+        found = {i: sentence.find(i) for i in specific_identifiers(sentence, self.know)}
+        for m in CAMEL_NAME.finditer(sentence):
+            found.setdefault(m.group(0), m.start())
+        return sorted(found, key=found.get)
 
     def focus(self, turn: dict, answer_named: bool = True) -> Focus:
         """Entity, phrase and document scope of one earlier turn (a memory record as dict). With
