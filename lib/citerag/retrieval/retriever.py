@@ -13,13 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from citerag.build.chunk import Chunk
 from citerag.core.params import RetrieveParams
 from citerag.core.types import Located, Location
 from citerag.retrieval import rerank
 from citerag.retrieval.query import QueryAnalysis, analyse, word_runs
 from citerag.retrieval.store import IndexStore
 from citerag.text.inflect import derives_from
-from citerag.text.patterns import holds_any, names_place, query_phrases
+from citerag.text.patterns import GLOSSARY_HEADING, holds_any, names_place, query_phrases
 from citerag.text.tokenize import STOPWORDS, tokenize
 
 
@@ -133,31 +134,35 @@ class Retriever:
     def phrase_ranking(self, phrase: str, allowed: np.ndarray | None, depth: int) -> list[str]:
         """Chunks that hold the phrase (from `query_phrases`) verbatim, by BM25 score. Only the
         chunks BM25 scores above zero for the phrase are read, not every chunk."""
-        return self._bm25_where(phrase, lambda text: holds_any((phrase,), text), allowed, depth)
+        return self._bm25_where(phrase, lambda c: holds_any((phrase,), c.text), allowed, depth)
 
     def definition_ranking(self, subject: str, allowed: np.ndarray | None, depth: int) -> list[str]:
         """Chunks with a sentence that opens by defining the subject ("A KEX is a …", "KEXs are
-        the …"; not "the AB-KEX is", a longer name), or with a glossary entry for it (the term
-        opening a line, its definition's capital after it: "key pair A set of two keys …"), by
-        their BM25 score for the subject. A glossary's short entry otherwise ranks below longer
-        passages that use the term, and the named document's own entry is lost."""
+        the …"; not "the AB-KEX is", a longer name), or, in a glossary section, with an entry for
+        it (the term opening a line, its definition's capital after it: "key pair A set of two
+        keys …"), by their BM25 score for the subject. A glossary's short entry otherwise ranks
+        below longer passages that use the term, and the named document's own entry is lost.
+        (Outside a glossary, a line opening with a name and a capital is mostly a title: "Gri
+        Commands".)"""
         s = " ".join(re.sub(r"^(?:an?|the)\s+", "", subject.lower().strip(" ,;:.?")).split())
         if not s:
             return []
         term = re.escape(s)
-        opening = re.compile(rf"(?:^|[.!?:]\s+|\n\s*)(?:(?:an?|the)\s+)?{term}s?\s+(?:is|are)\s+(?:an?|the)\b"
-                             rf"|(?:^|\n)[ \t]*(?:[-•*][ \t]*)?{term}(?:[ \t]*\n\s*|[ \t]+)(?-i:[A-Z][a-z ])", re.I)
-        return self._bm25_where(s, lambda text: opening.search(text) is not None, allowed, depth)
+        opening = re.compile(rf"(?:^|[.!?:]\s+|\n\s*)(?:(?:an?|the)\s+)?{term}s?\s+(?:is|are)\s+(?:an?|the)\b", re.I)
+        entry = re.compile(rf"(?:^|\n)[ \t]*(?:[-•*][ \t]*)?{term}(?:[ \t]*\n\s*|[ \t]+)(?-i:[A-Z][a-z ])", re.I)
+        return self._bm25_where(s, lambda c: opening.search(c.text) is not None or (
+            GLOSSARY_HEADING.search(" ".join(c.heading_path)) is not None and entry.search(c.text) is not None),
+            allowed, depth)
 
-    def _bm25_where(self, query: str, keep: Callable[[str], bool], allowed: np.ndarray | None,
+    def _bm25_where(self, query: str, keep: Callable[[Chunk], bool], allowed: np.ndarray | None,
                     depth: int) -> list[str]:
-        """The chunks BM25 scores above zero for the query whose text passes `keep`, by that score
-        (ties in the fixed order): only those chunks' texts are read, not every chunk's."""
+        """The chunks BM25 scores above zero for the query that pass `keep`, by that score (ties
+        in the fixed order): only those chunks are read, not every chunk."""
         ids = self.store.bm25.ids
         scores = self.store.bm25.scores(query)
         hit = scores > 0 if allowed is None else (scores > 0) & allowed
         by_id = self.store.by_id
-        found = [i for i in np.flatnonzero(hit).tolist() if keep(by_id[ids[i]].text)]
+        found = [i for i in np.flatnonzero(hit).tolist() if keep(by_id[ids[i]])]
         found.sort(key=lambda i: (-round(float(scores[i]), 9), self._tiebreak[ids[i]]))
         return [ids[i] for i in found[:depth]]
 
