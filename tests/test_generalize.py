@@ -53,6 +53,16 @@ def answered(agents, corpus: str, question: str, needs: str) -> None:
     assert needs in r.answer.answer
 
 
+def rewritten(agents, corpus: str, first: str, answer: str, follow_up: str) -> str:
+    """The follow-up's rewrite after one answered turn (`first`, answered `answer`)."""
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": answer, "refused": False}
+    return decider.rewrite(follow_up, [prev]).query
+
+
 def refused_noting(agents, corpus: str, question: str, *notes: str, reason: str | None = None) -> None:
     """The question is refused (for `reason`, when given), with a note saying one of `notes`."""
     r = ask(agents, corpus, question).answer
@@ -3279,12 +3289,7 @@ def test_what_a_numbered_algorithm_generates_is_its_description_line(agents, que
      "what does FIPS 205's slh_sign_internal return?"),
 ])
 def test_it_after_a_question_on_a_named_subject_is_that_subject(agents, corpus, first, answer, follow_up, wanted):
-    from citerag.conversation.engine import make_decider
-
-    agent = agents[corpus]
-    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
-    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": answer, "refused": False}
-    assert decider.rewrite(follow_up, [prev]).query == wanted
+    assert rewritten(agents, corpus, first, answer, follow_up) == wanted
 
 
 def test_a_name_its_reference_list_gives_a_sibling_of_only_is_unlisted():
@@ -3386,9 +3391,4 @@ def test_which_algorithm_is_answered_with_its_title(agents, question, needs):
 def test_it_is_the_code_name_the_answer_gave(agents, corpus, first, answer, follow_up, wanted):
     """After "which algorithm (option) …?", "it" is the one the answer named, a name in camel case
     as well ("sigDecode", "RandomSeed"): answer names were looked for among identifiers only."""
-    from citerag.conversation.engine import make_decider
-
-    agent = agents[corpus]
-    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
-    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": answer, "refused": False}
-    assert decider.rewrite(follow_up, [prev]).query == wanted
+    assert rewritten(agents, corpus, first, answer, follow_up) == wanted
