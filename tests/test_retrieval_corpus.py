@@ -13,6 +13,7 @@ from citerag.experiments.evalset import load_questions
 from citerag.experiments.metrics import evaluate_retrievers, metrics_table
 from citerag.retrieval.retriever import Filters, Retriever
 from citerag.retrieval.store import load_store
+from citerag.text.patterns import GLOSSARY_HEADING
 
 pytestmark = pytest.mark.corpus
 ROOT = repo_root()
@@ -57,12 +58,18 @@ def test_a_definition_question_reaches_the_sentence_defining_its_subject(retriev
     """'What is a KEM, according to FIPS 203?': "KEM" is written in most chunks (inside "ML-KEM"),
     so neither BM25 nor the embedding found the overview's "A KEM is a cryptographic scheme …"
     in 40 candidates. The definition ranking reads the chunks with a sentence opening by defining
-    the subject; "ML-KEM is a …" (a longer name) is not one."""
+    the subject, or a glossary section's line opening with it ("KEM Key-encapsulation mechanism");
+    "ML-KEM is a …" (a longer name) is neither."""
     q = "What is a KEM, according to FIPS 203?"
     found = retriever.search(q)
     assert any("A KEM is a cryptographic scheme" in retriever.store.by_id[c].text for c in found.ids())
-    assert all(re.search(r"(?<![\w-])kem is a", retriever.store.by_id[c].text.lower()) is not None
-               for c in found.rankings["defines"])
+
+    def defines(c) -> bool:
+        return re.search(r"(?<![\w-])kem is a", c.text.lower()) is not None or (
+            GLOSSARY_HEADING.search(" ".join(c.heading_path)) is not None
+            and re.search(r"(?m)^[ \t]*(?:[-•*][ \t]*)?KEM\s+[A-Z]", c.text) is not None)
+
+    assert found.rankings["defines"] and all(defines(retriever.store.by_id[c]) for c in found.rankings["defines"])
     off = corpus_params.retrieve.model_copy(update={"definition_weight": 0.0})
     ids = Retriever(retriever.store, off).search(q).ids()
     assert not any("A KEM is a cryptographic scheme" in retriever.store.by_id[c].text for c in ids)
