@@ -301,18 +301,29 @@ def unlisted_variants(question: str, texts: list[str]) -> list[str]:
     name of as many words differing in one word only ("delete columns where missing"): the
     documents list the variants there are, and the asked one is not among them. A near miss,
     answered before from the sibling's entry."""
+    names = [m.group(1) for m in _WORDED_NAME.finditer(question)]
+    if not names:  # (most questions: the texts are not read)
+        return []
+    lowered = [t.lower() for t in texts]
+    listed = [t.lower().split() for text in texts for t in entry_terms(text)]
     out: list[str] = []
-    for m in _WORDED_NAME.finditer(question):
-        words = m.group(1).lower().split()
-        if any(term_stated(m.group(1), t.lower()) for t in texts):
+    for name in names:
+        words = name.lower().split()
+        if any(term_stated(name, t) for t in lowered):
             continue
-        for term in (t.lower().split() for text in texts for t in entry_terms(text)):
-            apart = [i for i, (a, b) in enumerate(zip(term, words)) if a != b] if len(term) == len(words) else []
-            if len(apart) == 1 and all(w.isalpha() and w not in STOPWORDS for w in (term[apart[0]], words[apart[0]])) \
-                    and stem(term[apart[0]]) != stem(words[apart[0]]):
-                out.append(f"{m.group(1)} (the documents list {' '.join(term)})")
-                break
+        sibling = next((term for term in listed if _one_word_apart(term, words)), None)
+        if sibling:
+            out.append(f"{name} (the documents list {' '.join(sibling)})")
     return out
+
+
+def _one_word_apart(a: list[str], b: list[str]) -> bool:
+    """As many words, all the same but one, and that one a content word of another stem in each."""
+    apart = [i for i, (x, y) in enumerate(zip(a, b)) if x != y] if len(a) == len(b) else []
+    if len(apart) != 1:
+        return False
+    x, y = a[apart[0]], b[apart[0]]
+    return all(w.isalpha() and w not in STOPWORDS for w in (x, y)) and stem(x) != stem(y)
 
 
 def _of_named_docs(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Evidence]:
