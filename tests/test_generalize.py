@@ -3392,3 +3392,36 @@ def test_it_is_the_code_name_the_answer_gave(agents, corpus, first, answer, foll
     """After "which algorithm (option) …?", "it" is the one the answer named, a name in camel case
     as well ("sigDecode", "RandomSeed"): answer names were looked for among identifiers only."""
     assert rewritten(agents, corpus, first, answer, follow_up) == wanted
+
+
+@pytest.mark.parametrize("corpus, question, needs, page", [
+    ("default", "What is the title of NIST IR 8545?", "Status Report on the Fourth Round", 1),
+    ("default", "When was NIST IR 8545 published?", "March 2025", 2),
+    ("default", "On what date was FIPS 205 published?", "August 13, 2024", 1),
+    # named with words its title page writes ("Initial Public Draft")
+    ("default", "What is the publication date of the initial public draft of NIST IR 8547?", "November 2024", 2),
+    ("tech-manuals", "What is the title of the Gri manual?", "Gri", 1),
+])
+def test_a_documents_title_and_date_come_from_its_title_page(agents, corpus, question, needs, page):
+    """A title page says neither "title" nor "published": its lines were refused as never stating
+    the asked thing, or lost to a timeline's dates. The named document's title pages are looked
+    up; the date line, or the line holding most of the title the corpus knows, answers."""
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused, r.answer.notes
+    assert needs in r.answer.answer
+    assert [c["start_page"] for c in r.answer.citations] == [page]
+    assert len(r.answer.answer.split("\n")) == 1
+
+
+def test_a_cited_works_date_is_no_title_page_question():
+    """Only words the named document's title pages write may name it besides its name: a work it
+    cites, or another document, is asked about by words they do not write."""
+    from citerag.answer.asked import front_asked
+
+    front = "NIST Internal Report NIST IR 9 Widget Transition Initial Public Draft November 2024"
+    assert front_asked("When was the initial public draft of NIST IR 9 published?", ("NIST IR 9",), front) == "date"
+    assert front_asked("What is the title of NIST IR 9?", ("NIST IR 9",), front) == "title"
+    assert front_asked("When was FIPS 197 published, according to NIST IR 9?", ("NIST IR 9",), front) == ""
+    assert front_asked("When was the widget paper cited in NIST IR 9 published?", ("NIST IR 9",), front) == ""
+    assert front_asked("What is the title of Table 5 of NIST IR 9?", ("NIST IR 9",), front) == ""
+    assert front_asked("When was NIST IR 9 published?", (), front) == ""

@@ -34,7 +34,9 @@ from citerag.answer.asked import (
     asked_part_kind,
     asks_byline,
     contents_entries,
+    date_line,
     entry_of_kind,
+    front_asked,
     leading_scope,
     reads_contents,
     split_parts,
@@ -200,7 +202,10 @@ class AgentWorkflow(Workflow):
         scorers = [score, *self._part_scorers(st)]
         # ... and a chunk holds its section's title ("according to the abstract of …")
         held = [f"{implied.get(c.doc_id, '')} {' '.join(c.heading_path[-1:])} {c.text}" for c in chunks]
-        a = policies.assess(st.qa, st.route, texts, [max(s(h) for s in scorers) for h in held], p, self.vocab)
+        # (a title page looked up for a question asking its document's title, date or authors holds
+        # them in words of its own: relevant by the lookup)
+        a = policies.assess(st.qa, st.route, texts, [1.0 if "front" in h.ranks else max(s(t) for s in scorers)
+                                                     for h, t in zip(st.hits, held, strict=True)], p, self.vocab)
         st.assessment = a
         if a.reason is None:
             st.stop_reason = "evidence_sufficient"
@@ -305,16 +310,22 @@ class AgentWorkflow(Workflow):
         return [cid for _, cid in found]
 
     def _front(self, st: AgentState) -> list[str]:
-        """For a question asking who wrote a document it names, that document's title pages:
-        retrieval ranks them low (their lines are names, not the question's words). They take the
-        slots the evidence budget keeps for looked-up chunks, as contents lists do."""
-        if not asks_byline(st.qa.text, st.qa.doc_mentions):
-            return []
+        """For a question asking who wrote a document it names, or its title or date, that
+        document's title pages: retrieval ranks them low (their lines are names and dates, not the
+        question's words). They take the slots the evidence budget keeps for looked-up chunks, as
+        contents lists do."""
         docs = set(st.qa.docs)
+        if not docs:
+            return []
         found = [c.chunk_id for c in self.store.chunks if c.doc_id in docs and c.start_page <= FRONT_PAGES]
         found = found[:_FRONT_CHUNKS]
+        kind = front_asked(st.qa.text, st.qa.doc_mentions, " ".join(self.store.by_id[cid].text for cid in found))
+        if not (kind or asks_byline(st.qa.text, st.qa.doc_mentions)):
+            return []
+        if kind == "date":  # (the evidence budget may keep two of them: the ones giving a date first)
+            found.sort(key=lambda cid: not any(date_line(ln.strip()) for ln in self.store.by_id[cid].text.split("\n")))
         st.hits = [h for h in st.hits if h.chunk_id not in found]
-        st.hits += [Hit(0, Location.of(self.store.by_id[cid]), 0.0, {"contents": 1}, {}) for cid in found]
+        st.hits += [Hit(0, Location.of(self.store.by_id[cid]), 0.0, {"contents": 1, "front": 1}, {}) for cid in found]
         return found
 
     def _expand(self, st: AgentState, hits: list[Hit]) -> list[str]:

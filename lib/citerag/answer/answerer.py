@@ -267,10 +267,11 @@ def _only_valid_keys(s: SentenceCheck) -> str:
     return out
 
 
-def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "", actions: bool = True) -> list[str]:
+def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "", actions: bool = True,
+                  heads: bool = True) -> list[str]:
     """Focus terms of the question (numbers, quoted strings, numbered identifiers) that no cited
-    evidence states, and the thing it asks for ("what license fee …") when the cited evidence
-    never mentions it: an answer about something else that merely shares the topic."""
+    evidence states, and (with `heads`) the thing it asks for ("what license fee …") when the
+    cited evidence never mentions it: an answer about something else that merely shares the topic."""
     # a question naming a document asks what that document states: with a passage of it cited, a
     # name or number only another document's passage states is not the answer; and what it cites
     # is in its own reference list, not in another document's entry for the same authors
@@ -285,7 +286,7 @@ def missing_focus(qa: QueryAnalysis, cited: list[Evidence], answer_text: str = "
                if not term_stated(f, text, alone=f not in places) and not expansion_written(f, raw)]
     missing += [f"{c} (a variant the evidence never names)" for c in letter_modifiers(qa.text)
                 if not letter_written(c, raw)]
-    return missing + unstated_heads(qa.text, raw, answer_text, actions) + unsourced
+    return missing + (unstated_heads(qa.text, raw, answer_text, actions) if heads else []) + unsourced
 
 
 # A name the question gives a command or a member in words: after a possessive or "the", before
@@ -751,9 +752,12 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
     or becomes a refusal that says which failed; an answer whose quantity other evidence
     contradicts says so."""
     ans.decision = decision
+    # a title page's line gives a document's title, date or authors by its place there, in words
+    # of its own ("November 2024" says neither "published" nor "date")
+    by_place = decision.get("draft") in ("front", "byline")
     if params.refuse_missing_focus:
         cited = [e for e in evidence if e.key in {c["key"] for c in ans.citations}]
-        missing = missing_focus(qa, cited, ans.answer, params.refuse_missing_action)
+        missing = missing_focus(qa, cited, ans.answer, params.refuse_missing_action, heads=not by_place)
         # an ordinal the retrieved evidence never gives the thing it numbers otherwise ("fifth
         # workshop" where all of it speaks of the fourth and third)
         missing += unstated_ordinals(qa.text, [e.headed_text for e in evidence])
@@ -795,7 +799,7 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
         return Answer(qa.text, REFUSAL, True, "unknown_terms", [], ans.sentences, ans.backend,
                       [*ans.notes, f"not in the corpus: {', '.join(kind)}, {what}"], decision)
     unretrieved = (unretrieved_kind(qa.text, [e.headed_text for e in evidence], vocab, qa.doc_mentions)
-                   if params.refuse_unretrieved_kind else [])
+                   if params.refuse_unretrieved_kind and not by_place else [])
     if unretrieved:
         return Answer(qa.text, REFUSAL, True, "focus_not_stated", [], ans.sentences, ans.backend,
                       [*ans.notes, f"no retrieved passage writes {', '.join(unretrieved)}, the kind of thing "

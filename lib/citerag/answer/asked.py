@@ -192,7 +192,8 @@ def contents_entries(text: str) -> list[str]:
 # whole document, and answered by its title page's byline (its authors' names, with the unit they
 # belong to), which writes neither the verb nor "author".
 _BYLINE_ASKED = re.compile(
-    r"^\s*(?:who\s+(?:are|is|were|was)\s+the\s+authors?\s+of|who\s+(?:wrote|authored|prepared)|"
+    r"^\s*(?:who\s+(?:are|is|were|was)\s+the\s+(?:(?:first|second|third|last|lead|main)\s+)?(?:listed\s+)?authors?\s+of|"
+    r"who\s+(?:wrote|authored|prepared)|"
     r"(?:which|what)\s+(?:[A-Z]\S*\s+)?(?:division|laborator(?:y|ies)|organi[sz]ation|institute|office|unit|group|team)\s+"
     r"(?:of\s+(?:the\s+)?\S+\s+)?(?:wrote|produced|issued|published|prepared|authored|developed))\s+(.+?)\s*\??\s*$",
     re.I)
@@ -225,12 +226,52 @@ def asks_byline(question: str, doc_mentions: tuple[str, ...]) -> bool:
     m = _BYLINE_ASKED.match(question)
     if not m or not doc_mentions:
         return False
-    rest = m.group(1)
-    for d in doc_mentions:
-        rest = re.sub(re.escape(d), " ", rest, flags=re.I)
-    rest = re.sub(rf"\b(?:the|a|an|this|{'|'.join(DOCUMENT_NOUNS)})\b|['’]s\b", " ", rest, flags=re.I)
     # (a publisher's name may stand before the document's: "NIST IR 8547")
-    return not re.search(r"(?<![\w-])[a-z]", rest)
+    return not re.search(r"(?<![\w-])[a-z]", _naming_rest(m.group(1), doc_mentions))
+
+
+def _naming_rest(phrase: str, doc_mentions: tuple[str, ...]) -> str:
+    """What a phrase naming a document says besides the document's name, an article and a
+    document noun ("the initial public draft of IR 9" → "initial public draft of")."""
+    for d in doc_mentions:
+        phrase = re.sub(re.escape(d), " ", phrase, flags=re.I)
+    return re.sub(rf"\b(?:the|a|an|this|{'|'.join(DOCUMENT_NOUNS)})\b|['’]s\b", " ", phrase, flags=re.I)
+
+
+# "What is the title of X?", "When was X published?": asked of a document X the question names, and
+# answered by X's title page (its first lines; its date line), which says neither "title" nor
+# "published". X may be named with words of its title page ("the initial public draft of IR 9",
+# "the fourth-round status report IR 9"); words it does not write there name something else (a
+# work X cites: "When was FIPS 9 published, according to X's references?").
+_FRONT_ASKED = (
+    ("title", re.compile(r"^\s*what\s+(?:is|was)\s+the\s+(?:full\s+|exact\s+|official\s+)?title\s+of\s+(.+?)\s*\??\s*$",
+                         re.I)),
+    ("date", re.compile(r"^\s*(?:when|(?:on|in)\s+(?:what|which)\s+(?:date|day|month|year))\s+(?:was|were)\s+(.+?)\s+"
+                        r"(?:first\s+)?(?:published|released|issued)\s*\??\s*$", re.I)),
+    ("date", re.compile(r"^\s*what\s+is\s+the\s+(?:publication|release|issue)\s+date\s+of\s+(.+?)\s*\??\s*$", re.I)),
+)
+# A title page's date line: a month and year, with the day and a label ("Published August 13, 2024").
+_DATE_LINE = re.compile(r"^(?:[A-Z][a-z]+:?\s+)?(?:January|February|March|April|May|June|July|August|September|"
+                        r"October|November|December)\s+(?:\d{1,2},\s+)?(?:19|20)\d\d\b")
+
+
+def front_asked(question: str, doc_mentions: tuple[str, ...], front_text: str) -> str:
+    """"title" or "date" when the question asks for that of a document it names, whose title
+    pages (`front_text`) write every other word naming it; else ""."""
+    if not doc_mentions:
+        return ""
+    found = next(((kind, m) for kind, pattern in _FRONT_ASKED if (m := pattern.match(question))), None)
+    if not found:
+        return ""
+    kind, m = found
+    # ("fourth-round" is written "Fourth Round" there)
+    naming = token_set(_naming_rest(m.group(1), doc_mentions).replace("-", " "))
+    return kind if naming <= token_set(front_text.replace("-", " ")) else ""
+
+
+def date_line(line: str) -> bool:
+    """A title page's line that gives a date and nothing more ("November 2024")."""
+    return bool(_DATE_LINE.match(line)) and len(line.split()) <= 8
 
 
 def reads_contents(question: str) -> bool:

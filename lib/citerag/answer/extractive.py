@@ -31,8 +31,10 @@ from citerag.answer.asked import (
     asked_part_kind,
     asks_byline,
     asks_default,
+    date_line,
     entry_of_kind,
     expands,
+    front_asked,
     reads_contents,
     states_a_default,
     type_match,
@@ -40,7 +42,7 @@ from citerag.answer.asked import (
 )
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
-from citerag.answer.units import Passage, Unit, announces, passages, states_default, units
+from citerag.answer.units import FRONT_PAGES, Passage, Unit, announces, front_lines, passages, states_default, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis, asked_section, content_words, definition_subject, in_section
 from citerag.retrieval.rerank import is_overview
@@ -374,6 +376,9 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
         if names:
             return Draft(_cite_all([names[0][3]]), "byline", [1.0], [1.0], [], 1.0)
         all_units = [u for u in all_units if u.kind != "byline"]
+    front = _front_answer(qa, evidence)
+    if front:
+        return Draft(_cite_all(front), "front", [1.0], [1.0], [], 1.0)
     score = Scorer(qa, idf, ordinary)
     if qa.mode == "compare" and len(topics) < 2 and len(qa.identifiers) >= 2:
         topics = qa.identifiers[:2]
@@ -405,6 +410,30 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
             t = type_match(want.types, " ".join(u.text for u in preferred), want.acronym)
             return Draft(_cite_all(preferred), "preferred", [s], [t], [], s)
     return _answer_parts(qa, want, evidence, all_units, params, idf, ordinary, score)
+
+
+def _front_answer(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Unit]:
+    """For a question asking a named document's title or date (`front_asked`), the line of its
+    title pages that gives it: the first date line; or the line holding most of the title the
+    corpus knows for it (from its manifest or metadata), at least half of it. Title pages set
+    a series' name, the authors and the title alike in capitals, so only the known title tells
+    which line is the title."""
+    own = sorted((e for e in evidence if e.loc.doc_id in qa.docs and e.loc.start_page <= FRONT_PAGES),
+                 key=lambda e: (e.loc.start_page, e.ordinal))
+    kind = front_asked(qa.text, qa.doc_mentions, " ".join(e.text for e in own)) if own else ""
+    lines = [u for e in own for u in front_lines(e)]
+    if kind == "date":
+        return next(([u] for u in lines if date_line(u.text)), [])
+    if kind != "title":
+        return []
+    known = {doc: token_set(t) for doc, t in zip(qa.docs, qa.doc_titles, strict=False) if t}
+    doc_of = {e.key: e.loc.doc_id for e in own}
+
+    def share(u: Unit) -> float:
+        title = known.get(doc_of[u.key], frozenset())
+        return len(token_set(u.text) & title) / len(title) if title and not re.search(r"://|@", u.text) else 0.0
+    best = max(lines, key=lambda u: (share(u), -len(u.text)), default=None)
+    return [best] if best is not None and share(best) >= 0.5 else []
 
 
 def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_units: list[Unit],

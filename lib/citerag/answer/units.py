@@ -70,7 +70,7 @@ _ANNOUNCES = re.compile(r"(?::|\b(?:are|is|follows|following|these|include|inclu
 class Unit:
     text: str
     key: str
-    kind: str  # sentence | row | definition | step | title | code | contents
+    kind: str  # sentence | row | definition | step | title | code | contents | byline | front
     order: int  # position in the evidence, for stable output
     group: str = ""  # algorithm title for steps (and the description line under the title)
     block: int = 0  # paragraph (blank-line block) within the evidence
@@ -81,6 +81,15 @@ class Unit:
 
 # A title page's byline is read on a document's first pages, for a question asking who wrote it.
 FRONT_PAGES = 2
+
+
+def front_lines(ev: Evidence) -> list[Unit]:
+    """A title page's lines, each a unit (kind "front"), the first (the chunk's title) too: what
+    it states (a title, a date, a name with its office) stands in lines, not sentences."""
+    if ev.loc.start_page > FRONT_PAGES:
+        return []
+    lines = [ln.strip() for ln in ev.text.split("\n") if ln.strip()]
+    return [Unit(ln, ev.key, "front", n, heading=ev.heading) for n, ln in enumerate(lines)]
 
 
 def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Unit]:

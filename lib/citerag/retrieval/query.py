@@ -91,6 +91,7 @@ class QueryAnalysis:
     subject: str | None = None  # what a definition question asks about
     docs: tuple[str, ...] = ()  # doc ids the question names
     broad: bool = False  # asks for the whole of a named thing (answered from overview sections)
+    doc_titles: tuple[str, ...] = ()  # the named documents' titles as the corpus knows them (`docs`' order)
 
     @cached_property
     def code_names(self) -> tuple[str, ...]:
@@ -286,6 +287,8 @@ def analyse(text: str, knowledge: CorpusKnowledge | None = None, mode_hint: str 
         variants=tuple(found[:max_variants]),
         subject=subject,
         docs=tuple(dict.fromkeys(d for _, d in mentions)),
+        doc_titles=tuple(knowledge.titles.get(d, "") for d in dict.fromkeys(d for _, d in mentions))
+        if knowledge is not None else (),
         broad=is_broad(text, tuple(knowledge.titles.values()) if knowledge is not None else (),
                        tuple(m for m, _ in mentions)),
     )
