@@ -3425,3 +3425,33 @@ def test_a_cited_works_date_is_no_title_page_question():
     assert front_asked("When was the widget paper cited in NIST IR 9 published?", ("NIST IR 9",), front) == ""
     assert front_asked("What is the title of Table 5 of NIST IR 9?", ("NIST IR 9",), front) == ""
     assert front_asked("When was NIST IR 9 published?", (), front) == ""
+
+
+@pytest.mark.parametrize("corpus, question, needs, not_wanted", [
+    ("default", "What are the subsections of Section 7 of FIPS 204?", ["7.1", "7.3", "7.6"], "6.3"),
+    ("default", "Which subsections does Section 5.4 of FIPS 204 have?", ["5.4.1"], "5.3"),
+    ("tech-manuals", "Which sections make up chapter 4 of the Gri manual?", ["4.1", "4.2", "4.8"], "5.1"),
+    ("tech-manuals", "Which sections does chapter 5 of the AMC manual have?", ["5.1", "5.5"], "4.1"),
+])
+def test_a_parts_sections_are_its_contents_entries_one_level_down(agents, corpus, question, needs, not_wanted):
+    """"Which sections does X have?" was refused (no passage says "subsection") or answered from
+    prose: the contents list gives them, numbered one level below the part."""
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused, r.answer.notes
+    lines = r.answer.answer.split("\n")
+    assert all(any(line.startswith(n) for line in lines) for n in needs), r.answer.answer
+    assert not any(line.startswith(not_wanted) for line in lines)
+
+
+def test_which_sections_a_part_has_is_read_from_its_number():
+    from citerag.answer.asked import asked_subsections, subsection_of
+
+    assert asked_subsections("What are the subsections of Section 2.4 Notation in Widget 9?") == "2.4"
+    assert asked_subsections("Which sections make up chapter 3 of the manual?") == "3"
+    assert asked_subsections("Which subsections does Appendix D have?") == "D"
+    # which sections cover a topic: not the sections of a part
+    assert asked_subsections("Which sections of Widget 9 cover composite keys?") == ""
+    assert asked_subsections("Which section covers key sizes?") == ""
+    assert subsection_of("2.4", "2.4.1 | Rings … 7") and subsection_of("D", "D.2 | Changes … 54")
+    assert not subsection_of("2.4", "2.4 | Notation … 7") and not subsection_of("2.4", "2.4.1.2 | Ideals … 7")
+    assert not subsection_of("2", "12.1 | Widgets … 90")

@@ -32,6 +32,7 @@ from citerag.agent.graph import build_graph, traverse
 from citerag.answer.answerer import Answer, answer_from_evidence, refusal
 from citerag.answer.asked import (
     asked_part_kind,
+    asked_subsections,
     asks_byline,
     contents_entries,
     date_line,
@@ -40,6 +41,7 @@ from citerag.answer.asked import (
     leading_scope,
     reads_contents,
     split_parts,
+    subsection_of,
 )
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.answer.units import FRONT_PAGES
@@ -203,8 +205,8 @@ class AgentWorkflow(Workflow):
         # ... and a chunk holds its section's title ("according to the abstract of …")
         held = [f"{implied.get(c.doc_id, '')} {' '.join(c.heading_path[-1:])} {c.text}" for c in chunks]
         # (a title page looked up for a question asking its document's title, date or authors holds
-        # them in words of its own: relevant by the lookup)
-        a = policies.assess(st.qa, st.route, texts, [1.0 if "front" in h.ranks else max(s(t) for s in scorers)
+        # them in words of its own, as a contents list holds a part's sections: relevant by the lookup)
+        a = policies.assess(st.qa, st.route, texts, [1.0 if "looked_up" in h.ranks else max(s(t) for s in scorers)
                                                      for h, t in zip(st.hits, held, strict=True)], p, self.vocab)
         st.assessment = a
         if a.reason is None:
@@ -294,19 +296,31 @@ class AgentWorkflow(Workflow):
         if not n or not reads_contents(st.qa.text):
             return []
         docs = {doc for _, doc in self.store.knowledge.doc_mentions(st.qa.text)}
+        lists = {cid: entries for cid, entries in _contents_lists(self.store).items()
+                 if not docs or self.store.by_id[cid].doc_id in docs}
+        parent = asked_subsections(st.qa.text)
+        if parent:
+            # "which sections does section 2.4 have?": the lists holding its sections' entries (a
+            # list chunk may end among them, so two)
+            held = sorted(((sum(subsection_of(parent, e) for e in entries), cid) for cid, entries in lists.items()),
+                          key=lambda x: (-x[0], x[1]))
+            return self._looked_up(st, [(1.0, cid) for n, cid in held[:2] if n], relevant=True)
         score = Scorer(st.qa, self.idf)
         # (scored by its entries of the asked level: a chapter's, when the question asks for one)
         kind = asked_part_kind(st.qa.text)
         ranked = sorted(((max((score(e) for e in entries if entry_of_kind(kind, e)), default=0.0), cid)
-                         for cid, entries in _contents_lists(self.store).items()
-                         if not docs or self.store.by_id[cid].doc_id in docs), key=lambda x: (-x[0], x[1]))
+                         for cid, entries in lists.items()), key=lambda x: (-x[0], x[1]))
         # (an entry never holds the question's frame, "on which page does … start", so its share
         # of the terms stays low: the best lists are taken, unless their entries share next to nothing)
-        found = [(s, cid) for s, cid in ranked[:n] if s >= _CONTENTS_MIN_SHARE]
-        # (one retrieval found too is moved to the contents slots, which the evidence budget keeps)
+        return self._looked_up(st, [(s, cid) for s, cid in ranked[:n] if s >= _CONTENTS_MIN_SHARE])
+
+    def _looked_up(self, st: AgentState, found: list[tuple[float, str]], relevant: bool = False) -> list[str]:
+        """The contents lists found move to the contents slots, which the evidence budget keeps
+        (one retrieval found too is moved there); `relevant`: by the lookup (see `assess_evidence`)."""
         moved = {cid for _, cid in found}
         st.hits = [h for h in st.hits if h.chunk_id not in moved]
-        st.hits += [Hit(0, Location.of(self.store.by_id[cid]), s, {"contents": 1}, {}) for s, cid in found]
+        ranks = {"contents": 1, "looked_up": 1} if relevant else {"contents": 1}
+        st.hits += [Hit(0, Location.of(self.store.by_id[cid]), s, dict(ranks), {}) for s, cid in found]
         return [cid for _, cid in found]
 
     def _front(self, st: AgentState) -> list[str]:
@@ -325,7 +339,8 @@ class AgentWorkflow(Workflow):
         if kind == "date":  # (the evidence budget may keep two of them: the ones giving a date first)
             found.sort(key=lambda cid: not any(date_line(ln.strip()) for ln in self.store.by_id[cid].text.split("\n")))
         st.hits = [h for h in st.hits if h.chunk_id not in found]
-        st.hits += [Hit(0, Location.of(self.store.by_id[cid]), 0.0, {"contents": 1, "front": 1}, {}) for cid in found]
+        st.hits += [Hit(0, Location.of(self.store.by_id[cid]), 0.0, {"contents": 1, "looked_up": 1}, {})
+                    for cid in found]
         return found
 
     def _expand(self, st: AgentState, hits: list[Hit]) -> list[str]:

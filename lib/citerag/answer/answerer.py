@@ -753,8 +753,9 @@ def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: Answ
     contradicts says so."""
     ans.decision = decision
     # a title page's line gives a document's title, date or authors by its place there, in words
-    # of its own ("November 2024" says neither "published" nor "date")
-    by_place = decision.get("draft") in ("front", "byline")
+    # of its own ("November 2024" says neither "published" nor "date"), as a contents list gives
+    # a part's sections by their numbers
+    by_place = decision.get("draft") in ("front", "byline", "subsections")
     if params.refuse_missing_focus:
         cited = [e for e in evidence if e.key in {c["key"] for c in ans.citations}]
         missing = missing_focus(qa, cited, ans.answer, params.refuse_missing_action, heads=not by_place)

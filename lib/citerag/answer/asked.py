@@ -275,10 +275,34 @@ def date_line(line: str) -> bool:
 
 
 def reads_contents(question: str) -> bool:
-    """A question a contents list answers: on which page something is, or which section, chapter,
-    table or figure covers it (an entry gives its number and title)."""
+    """A question a contents list answers: on which page something is, which section, chapter,
+    table or figure covers it (an entry gives its number and title), or which sections a
+    numbered part has."""
     types = answer_types(question)
-    return "page" in types or "locator" in types
+    return "page" in types or "locator" in types or bool(asked_subsections(question))
+
+
+# "What are the subsections of Section 2.4?", "Which sections make up chapter 3 of X?", "Which
+# subsections does Appendix D have?": the parts numbered one level below the named one, which a
+# contents list gives ("2.4.1 Rings", "2.4.2 Vectors …").
+_PART_NUMBER = r"(?:section|chapter|appendix)\s+((?:\d{1,2}|[A-Z])(?:\.\d{1,3})*)\b"
+_SUBSECTIONS = re.compile(rf"\b(?:sub)?sections\s+(?:of|in|under|make\s+up|form)\s+(?:the\s+)?{_PART_NUMBER}|"
+                          rf"\b(?:sub)?sections\s+(?:does|do|did)\s+{_PART_NUMBER}[^?]*?\b(?:have|contain|include)\b",
+                          re.I)
+_ENTRY_NUMBER = re.compile(r"^[\s|]*(?:(?:Section|Chapter|Appendix)\s+)?((?:\d{1,2}|[A-Z])(?:\.\d{1,3})+)\.?[\s|]")
+
+
+def asked_subsections(question: str) -> str:
+    """The number of the part whose sections the question asks for ("2.4"), else ""."""
+    m = _SUBSECTIONS.search(question)
+    return (m.group(1) or m.group(2)) if m else ""
+
+
+def subsection_of(parent: str, entry: str) -> bool:
+    """Is the contents entry numbered one level below `parent` ("2.4.1 | Rings … 7" of "2.4")?"""
+    m = _ENTRY_NUMBER.match(entry)
+    return bool(m) and m.group(1).lower().startswith(parent.lower() + ".") and \
+        m.group(1).count(".") == parent.count(".") + 1
 
 
 # A list of tables (figures, algorithms) numbers its entries by that kind ("Table 3 | Widget

@@ -29,6 +29,7 @@ from citerag.answer.asked import (
     asked,
     asked_heads,
     asked_part_kind,
+    asked_subsections,
     asks_byline,
     asks_default,
     date_line,
@@ -36,7 +37,9 @@ from citerag.answer.asked import (
     expands,
     front_asked,
     reads_contents,
+    split_parts,
     states_a_default,
+    subsection_of,
     type_match,
     typing_words,
 )
@@ -379,6 +382,9 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     front = _front_answer(qa, evidence)
     if front:
         return Draft(_cite_all(front), "front", [1.0], [1.0], [], 1.0)
+    sections = _subsections(qa, evidence, all_units)
+    if sections:
+        return Draft(_cite_all(sections), "subsections", [1.0], [1.0], [], 1.0)
     score = Scorer(qa, idf, ordinary)
     if qa.mode == "compare" and len(topics) < 2 and len(qa.identifiers) >= 2:
         topics = qa.identifiers[:2]
@@ -434,6 +440,23 @@ def _front_answer(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Unit]:
         return len(token_set(u.text) & title) / len(title) if title and not re.search(r"://|@", u.text) else 0.0
     best = max(lines, key=lambda u: (share(u), -len(u.text)), default=None)
     return [best] if best is not None and share(best) >= 0.5 else []
+
+
+def _subsections(qa: QueryAnalysis, evidence: list[Evidence], all_units: list[Unit]) -> list[Unit]:
+    """For a one-part question asking which sections a numbered part has, the contents entries
+    one level below it, once each, from the documents it names (any, if it names none)."""
+    parent = asked_subsections(qa.text)
+    if not parent or len(split_parts(qa.text)) > 1:
+        return []
+    doc_of = {e.key: e.loc.doc_id for e in evidence}
+    out: dict[str, Unit] = {}
+    for u in all_units:
+        if u.kind == "contents" and subsection_of(parent, u.text) and (not qa.docs or doc_of[u.key] in qa.docs):
+            out.setdefault(_ENTRY_KEY.sub(" ", u.text).strip().lower(), u)
+    return list(out.values())
+
+
+_ENTRY_KEY = re.compile(r"[\s|…]+")
 
 
 def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_units: list[Unit],
