@@ -3455,3 +3455,19 @@ def test_which_sections_a_part_has_is_read_from_its_number():
     assert subsection_of("2.4", "2.4.1 | Rings … 7") and subsection_of("D", "D.2 | Changes … 54")
     assert not subsection_of("2.4", "2.4 | Notation … 7") and not subsection_of("2.4", "2.4.1.2 | Ideals … 7")
     assert not subsection_of("2", "12.1 | Widgets … 90")
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, needs", [
+    ("default", "What is the title of NIST IR 8545?", "and when was it published?", "March 2025"),
+    ("tech-manuals", "Which sections make up chapter 4 of the Gri manual?", "and chapter 5?", "5.1 Linegraphs"),
+])
+def test_a_follow_up_answered_by_place_keeps_its_answer(agents, corpus, first, follow_up, needs, tmp_path):
+    """A follow-up about a document's front matter is about the document ("when was title
+    published …" before), and a title page's date or a contents list's entries answer it though
+    they never write the follow-up's own words ("published", "chapter"): validation had sent the
+    answer back and drafted another from other chunks."""
+    eng = chat_engine(agents, corpus, tmp_path)
+    eng.turn("t", first)
+    r = eng.turn("t", follow_up)
+    assert not r.refused and r.answer.split("\n")[0].startswith(needs), (r.rewritten_query, r.answer)
+    assert [e.get("fallback") for e in r.trace if e["node"] == "validate"] == [None]

@@ -746,16 +746,25 @@ def _says(word: str, text: str) -> bool:
     return word in token_set(split_camel(text)) or says_word(word, text)
 
 
+# Drafts that state the asked thing by their place, in words of their own: a title page's line gives
+# a document's title, date or authors ("November 2024" says neither "published" nor "date"), as a
+# contents list gives a part's sections by their numbers.
+_BY_PLACE = frozenset(("front", "byline", "subsections"))
+
+
+def stated_by_place(decision: dict | None) -> bool:
+    """Was the answer drafted from lines that state the asked thing by their place (`_BY_PLACE`)?
+    The checks that the answer's text names the question's words do not apply to it."""
+    return bool(decision) and decision.get("draft") in _BY_PLACE
+
+
 def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict,
           score: Scorer, vocab: set[str]) -> Answer:
     """A verified answer passes the focus check, the absent-word bar and the calibrated decision,
     or becomes a refusal that says which failed; an answer whose quantity other evidence
     contradicts says so."""
     ans.decision = decision
-    # a title page's line gives a document's title, date or authors by its place there, in words
-    # of its own ("November 2024" says neither "published" nor "date"), as a contents list gives
-    # a part's sections by their numbers
-    by_place = decision.get("draft") in ("front", "byline", "subsections")
+    by_place = stated_by_place(decision)
     if params.refuse_missing_focus:
         cited = [e for e in evidence if e.key in {c["key"] for c in ans.citations}]
         missing = missing_focus(qa, cited, ans.answer, params.refuse_missing_action, heads=not by_place)

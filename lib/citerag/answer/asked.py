@@ -260,13 +260,24 @@ def front_asked(question: str, doc_mentions: tuple[str, ...], front_text: str) -
     pages (`front_text`) write every other word naming it; else ""."""
     if not doc_mentions:
         return ""
-    found = next(((kind, m) for kind, pattern in _FRONT_ASKED if (m := pattern.match(question))), None)
-    if not found:
-        return ""
-    kind, m = found
+    kind, phrase = front_phrase(question)
     # ("fourth-round" is written "Fourth Round" there)
-    naming = token_set(_naming_rest(m.group(1), doc_mentions).replace("-", " "))
-    return kind if naming <= token_set(front_text.replace("-", " ")) else ""
+    naming = token_set(_naming_rest(phrase, doc_mentions).replace("-", " "))
+    return kind if kind and naming <= token_set(front_text.replace("-", " ")) else ""
+
+
+def asks_document_front(question: str, doc_mentions: tuple[str, ...]) -> bool:
+    """Does the question ask a document's title or date, naming the document by its name alone
+    ("What is the title of DOC 9?", not "… of reference [33] of DOC 9?")?"""
+    kind, phrase = front_phrase(question)
+    return bool(kind and doc_mentions) and not token_set(_naming_rest(phrase, doc_mentions))
+
+
+def front_phrase(question: str) -> tuple[str, str]:
+    """(kind, the phrase naming the document) when the question asks for a document's title or
+    date in one of `_FRONT_ASKED`'s forms, else ("", "")."""
+    found = next(((kind, m) for kind, pattern in _FRONT_ASKED if (m := pattern.match(question))), None)
+    return (found[0], found[1].group(1)) if found else ("", "")
 
 
 def date_line(line: str) -> bool:

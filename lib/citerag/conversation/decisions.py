@@ -29,6 +29,7 @@ from citerag.answer.asked import (
     MEMBER_KINDS,
     PREPOSITION_ALTERNATION,
     asked_heads,
+    asks_document_front,
     defined_span,
     leading_scope,
     past_form,
@@ -542,6 +543,9 @@ class Decider:
             named = self.answer_name(turn)
             if named:
                 return Focus(named, named, doc_scope)
+        # "What is the title of DOC?", "When was DOC published?": about the document
+        if asks_document_front(q, tuple(m for m, _ in scopes)):
+            return Focus(doc_scope, doc_scope, doc_scope)
         # "Who wrote the paper on X?" is about the paper on X, the whole object of the event
         event = _WHO_DID.match(q)
         if event and past_form(event.group(1).lower()):

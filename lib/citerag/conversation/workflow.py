@@ -26,7 +26,7 @@ from workflows import Context, Workflow, step
 from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, StartEvent, StopEvent
 
 from citerag.agent.workflow import Agent, AgentState
-from citerag.answer.answerer import refusal
+from citerag.answer.answerer import refusal, stated_by_place
 from citerag.answer.citations import REFUSAL
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.conversation.decisions import Decider, is_vague
@@ -299,7 +299,10 @@ class ConversationWorkflow(Workflow):
         if a["refused"]:
             self._event(turn, "validate", ok=None, skipped="refused", fallback="retrieve" if direct else None)
             return RetrieveEvent(query=turn["rewritten_query"]) if direct else SaveEvent()
-        followup = turn["user"] if turn["route"] in ("REWRITE_THEN_RETRIEVE", "DIRECT_ANSWER") else None
+        # (a follow-up's own words need not be written where a title page or a contents list
+        # states the asked thing by its place)
+        followup = turn["user"] if (turn["route"] in ("REWRITE_THEN_RETRIEVE", "DIRECT_ANSWER")
+                                    and not stated_by_place(live.answer_state.answer.decision)) else None
         v = self.decider.validate(live.answer_state.qa, a["answer"], live.evidence,
                                   self.params.answer.support_threshold, followup, self.cp.min_followup_coverage)
         if v.ok:
