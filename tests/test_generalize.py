@@ -3471,3 +3471,21 @@ def test_a_follow_up_answered_by_place_keeps_its_answer(agents, corpus, first, f
     r = eng.turn("t", follow_up)
     assert not r.refused and r.answer.split("\n")[0].startswith(needs), (r.rewritten_query, r.answer)
     assert [e.get("fallback") for e in r.trace if e["node"] == "validate"] == [None]
+
+
+@pytest.mark.parametrize("corpus, first, answer, follow_up, wanted", [
+    ("tech-manuals", "On which page of the Gri manual is the read grid command described?",
+     "read grid … 108. [c1]", "and the pop rpn operator?",
+     "On which page of the Gri manual is the pop rpn operator described?"),
+    ("tech-manuals", "On which page does the AMC manual's index list the mailing options?", "", "and scanning?",
+     "On which page does the AMC manual's index list scanning?"),
+    ("default", "Which section of FIPS 204 covers the use of symmetric cryptography?",
+     "3.7 | Use of Symmetric Cryptography … 13. [c1]", "and public-key length checks?",
+     "Which section of FIPS 204 covers public-key length checks?"),
+    # a document, not a thing located: the question is asked of that document
+    ("default", "On which page of FIPS 204 is Algorithm 7 given?", "", "and in FIPS 205?",
+     "On which page of FIPS 205 is Algorithm 7 given?"),
+])
+def test_a_bare_phrase_after_a_where_question_asks_where_that_is(agents, corpus, first, answer, follow_up, wanted):
+    """"On which page is X described?" then "and Y?": where Y is, not "What is the Y of X?"."""
+    assert rewritten(agents, corpus, first, answer, follow_up) == wanted

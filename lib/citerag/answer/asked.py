@@ -1275,6 +1275,25 @@ def defined_span(question: str) -> tuple[int, int] | None:
     return m.span(1) if m and re.search(r"\bdefin", question, re.I) else None
 
 
+# "On which page of X is the ls command described?", "On which page are subscripts covered?",
+# "Which section of X covers key sizes?": the thing located, between the frame's verb and a closing
+# participle (or after "covers"/"describes").
+_LOCATED = re.compile(r"^\s*(?:(?:on|in)\s+(?:which|what)\s+pages?\b[^?]*?\b(?:is|are)\s+"
+                      r"(?P<a>[^?,]+?)(?:\s+(?:described|covered|discussed|explained|listed|defined|documented|"
+                      r"introduced|mentioned|shown|given))?"
+                      r"|(?:which|what)\s+(?:section|chapter|appendix|page)\b[^?]*?\b(?:covers|describes|discusses|"
+                      r"explains|documents)\s+(?P<b>[^?,]+?)"
+                      r"|(?:on|in)\s+(?:which|what)\s+pages?\b[^?]*?\b(?:index|contents)\s+lists?\s+(?P<c>[^?,]+?))"
+                      r"(?:\s+in\s+(?:the\s+)?[A-Z][^?]*)?\s*\??\s*$", re.I)
+
+
+def located_span(question: str) -> tuple[int, int] | None:
+    """Where a question asking on which page (or in which section) something is names that thing
+    (None: no such question)."""
+    m = _LOCATED.match(question)
+    return next((m.span(g) for g in "abc" if m.group(g) is not None), None) if m else None
+
+
 def defined_term(question: str) -> tuple[str, ...]:
     """The content words of the term a definition question asks about ("quantum random number
     generator"): a definition states the term it defines, so one sentence of the answer must hold

@@ -32,6 +32,7 @@ from citerag.answer.asked import (
     asks_document_front,
     defined_span,
     leading_scope,
+    located_span,
     past_form,
     without_marks,
 )
@@ -806,9 +807,11 @@ class Decider:
             words = [w for w in _words(frag) if w.lower() not in STOPWORDS]
             if len(words) == 1 and len(frag.split()) <= 2:
                 return (self._swap_marked(prev_q, frag.split()[-1]) or self._swap_kin(prev_q, words[0])
-                        or self._swap_sibling(prev_q, words[0]) or self._swap_last_word(prev_q, words[0]))
+                        or self._swap_sibling(prev_q, words[0]) or self._swap_located(prev_q, frag)
+                        or self._swap_last_word(prev_q, words[0]))
             return (self._swap_complement(frag, prev_q) or self._swap_head(frag, prev_q)
-                    or self._swap_member(frag, prev_q) or self._template(frag, prev_q, f))
+                    or self._swap_member(frag, prev_q) or self._swap_located(prev_q, frag)
+                    or self._template(frag, prev_q, f))
         # a question naming one word at most ("and in which year?") asks it of the earlier subject
         bare = question and len([w for w in _words(frag) if w.lower() not in STOPWORDS]) <= 1
         return self._carry_scope(frag, ids, f, one_of or bare)
@@ -1134,6 +1137,18 @@ class Decider:
         old = self.know.doc_mentions(prev_q)
         q = prev_q.replace(old[0][0], new, 1) if old else f"{prev_q.rstrip(' ?')} in {new}?"
         return Rewrite(q if q.endswith("?") else q + "?", [new], "swap_document")
+
+    def _swap_located(self, prev_q: str, frag: str) -> Rewrite | None:
+        """After "On which page is the ls command described?" (or "Which section covers X?"), a bare
+        noun phrase of its own ("and the pop rpn operator?", not a sibling's name or head) asks
+        where that is: it takes the located thing's place (it was read as an attribute of the
+        earlier subject: "What is the pop rpn operator of command?")."""
+        span = located_span(prev_q)
+        np_ = frag.strip()
+        if (span is None or not np_ or pronouns(np_) or len(np_.split()) > 6
+                or re.match(rf"(?:{PREPOSITION_ALTERNATION})\b", np_, re.I) or self.know.doc_mentions(np_)):
+            return None
+        return Rewrite(f"{prev_q[:span[0]]}{np_}{prev_q[span[1]:]}", [np_], "swap_located")
 
     def _swap_defined(self, prev_q: str, frag: str) -> Rewrite | None:
         """After "How does X define a widget key?", a bare noun phrase ("and a gadget?") asks the
