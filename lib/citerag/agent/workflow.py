@@ -38,6 +38,7 @@ from citerag.answer.asked import (
     date_line,
     entry_of_kind,
     front_asked,
+    front_phrase,
     leading_scope,
     reads_contents,
     split_parts,
@@ -329,7 +330,8 @@ class AgentWorkflow(Workflow):
         question's words). They take the slots the evidence budget keeps for looked-up chunks, as
         contents lists do."""
         docs = set(st.qa.docs)
-        if not docs:
+        # (the question's form first: the store's chunks are scanned only for such a question)
+        if not docs or not (front_phrase(st.qa.text)[0] or asks_byline(st.qa.text, st.qa.doc_mentions)):
             return []
         found = [c.chunk_id for c in self.store.chunks if c.doc_id in docs and c.start_page <= FRONT_PAGES]
         found = found[:_FRONT_CHUNKS]

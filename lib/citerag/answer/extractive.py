@@ -36,6 +36,7 @@ from citerag.answer.asked import (
     entry_of_kind,
     expands,
     front_asked,
+    front_phrase,
     reads_contents,
     split_parts,
     states_a_default,
@@ -424,14 +425,16 @@ def _front_answer(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Unit]:
     corpus knows for it (from its manifest or metadata), at least half of it. Title pages set
     a series' name, the authors and the title alike in capitals, so only the known title tells
     which line is the title."""
+    if not front_phrase(qa.text)[0]:  # (most questions: no title page is read)
+        return []
     own = sorted((e for e in evidence if e.loc.doc_id in qa.docs and e.loc.start_page <= FRONT_PAGES),
                  key=lambda e: (e.loc.start_page, e.ordinal))
     kind = front_asked(qa.text, qa.doc_mentions, " ".join(e.text for e in own)) if own else ""
+    if not kind:
+        return []
     lines = [u for e in own for u in front_lines(e)]
     if kind == "date":
         return next(([u] for u in lines if date_line(u.text)), [])
-    if kind != "title":
-        return []
     known = {doc: token_set(t) for doc, t in zip(qa.docs, qa.doc_titles, strict=False) if t}
     doc_of = {e.key: e.loc.doc_id for e in own}
 

@@ -1143,23 +1143,23 @@ class Decider:
         noun phrase of its own ("and the pop rpn operator?", not a sibling's name or head) asks
         where that is: it takes the located thing's place (it was read as an attribute of the
         earlier subject: "What is the pop rpn operator of command?")."""
-        span = located_span(prev_q)
-        np_ = frag.strip()
-        if (span is None or not np_ or pronouns(np_) or len(np_.split()) > 6
-                or re.match(rf"(?:{PREPOSITION_ALTERNATION})\b", np_, re.I) or self.know.doc_mentions(np_)):
-            return None
-        return Rewrite(f"{prev_q[:span[0]]}{np_}{prev_q[span[1]:]}", [np_], "swap_located")
+        return self._swap_span(prev_q, frag, located_span(prev_q), "swap_located")
 
     def _swap_defined(self, prev_q: str, frag: str) -> Rewrite | None:
         """After "How does X define a widget key?", a bare noun phrase ("and a gadget?") asks the
         same of that phrase: it takes the whole defined term's place, not its last word's (a
         phrase opening on a preposition or naming a document, "and in DOC 2?", is a new scope)."""
-        span = defined_span(prev_q)
+        return self._swap_span(prev_q, frag, defined_span(prev_q), "swap_defined")
+
+    def _swap_span(self, prev_q: str, frag: str, span: tuple[int, int] | None, method: str) -> Rewrite | None:
+        """The previous question with the bare noun phrase in place of its `span`; None without a
+        span, or for no noun phrase of its own (a pronoun, more than six words, a preposition or a
+        document opening a new scope)."""
         np_ = frag.strip()
         if (span is None or not np_ or pronouns(np_) or len(np_.split()) > 6
                 or re.match(rf"(?:{PREPOSITION_ALTERNATION})\b", np_, re.I) or self.know.doc_mentions(np_)):
             return None
-        return Rewrite(f"{prev_q[:span[0]]}{np_}{prev_q[span[1]:]}", [np_], "swap_defined")
+        return Rewrite(f"{prev_q[:span[0]]}{np_}{prev_q[span[1]:]}", [np_], method)
 
     def _swap_last_word(self, prev_q: str, word: str) -> Rewrite:
         # a closing document scope ("… mean according to DOC 7?") stays: its words are not the
