@@ -3489,3 +3489,64 @@ def test_a_follow_up_answered_by_place_keeps_its_answer(agents, corpus, first, f
 def test_a_bare_phrase_after_a_where_question_asks_where_that_is(agents, corpus, first, answer, follow_up, wanted):
     """"On which page is X described?" then "and Y?": where Y is, not "What is the Y of X?"."""
     assert rewritten(agents, corpus, first, answer, follow_up) == wanted
+
+
+def test_a_list_whose_layout_set_the_number_first_is_still_a_list_of_algorithms():
+    """A list of algorithms whose layout broke sets each entry's number before the kind ("39
+    Algorithm | MakeHint(z, r) … 41"); before, only the entry written "Algorithm 38 | …" was of the
+    kind "the MakeHint *algorithm*" asks for, and the others were left out. An index entry giving
+    several pages ("isopycnals . . . 59, 87") is an entry; "on which pages …" asks for pages, as
+    "on which page …" does, and "how many pages …" still for a count."""
+    from citerag.answer.asked import contents_entries, entry_of_kind
+
+    assert entry_of_kind("algorithm", "39 Algorithm | MakeHint(z, r) … 41")
+    assert entry_of_kind("algorithm", "Algorithm 38 | LowBits(r) … 41")
+    assert not entry_of_kind("section", "39 Algorithm | MakeHint(z, r) … 41")
+    assert not entry_of_kind("algorithm", "4 Tables and figures … 12")  # a section titled so
+    assert contents_entries("isopycnals . . . . . . . . . 59, 87") == ["isopycnals . . . . . . . . . 59, 87"]
+    assert contents_entries("The pages are 59, 87 and 140.") == []
+    assert [h.type for h in asked_heads("On which pages of X are A and B?")] == ["page"]
+    assert [h.type for h in asked_heads("How many pages does each of them have?")] == [""]
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "On which page of FIPS 205 is the slh_keygen_internal algorithm?", ["34"]),
+    ("default", "On which pages of FIPS 204 are the MakeHint and NTT algorithms?", ["41", "43"]),
+    ("tech-manuals", "On which pages does the Gri index list character variables?", ["149, 150"]),
+    ("tech-manuals", "On which pages does the Gri index list operating system commands assigned to synonyms?",
+     ["137, 150, 180"]),
+])
+def test_a_page_question_is_answered_from_broken_lists_and_entries_of_several_pages(agents, corpus, question,
+                                                                                    needs):
+    r = ask(agents, corpus, question).answer
+    assert not r.refused, r.notes
+    assert all(n in r.answer for n in needs), r.answer
+
+
+def test_a_step_is_read_under_the_loop_it_sits_in():
+    """The lines enclosing a step are the loop and "if" headers above it that no "end" line closed,
+    with the sibling steps between left out: "1: for j … ▷ build authentication path" says what
+    "3: AUTH[j] ← xmss_node(…)" is for, "2: k ← …" does not."""
+    from citerag.answer.extractive import _enclosing
+    from citerag.answer.units import Unit
+
+    lines = ["1: for j from 0 to h-1 do ▷ build authentication path", "2: k ← idx ⊕ 1",
+             "3: AUTH[j] ← xmss_node(SK.seed, k, j)", "4: end for", "5: if x then", "6: y ← 1", "7: end if",
+             "8: sig ← wots_sign(M, SK.seed)"]
+    us = [Unit(t, "c1", "step", i, "Algorithm 10 xmss_sign(M)") for i, t in enumerate(lines)]
+    assert [u.text[:2] for u in _enclosing(us, 2)] == ["1:"]
+    assert _enclosing(us, 7) == []  # both blocks above were closed
+    assert [u.text[:2] for u in _enclosing(us, 5)] == ["5:"]
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("Which function does fors_sign call to compute the authentication path nodes?", "fors_node"),
+    ("Which function does ht_sign call to produce each XMSS signature?", "xmss_sign"),
+    ("Which function does K-PKE.KeyGen use to generate the matrix A?", "SampleNTT"),  # guard: passed before
+])
+def test_the_function_a_step_calls_is_read_with_its_loop_and_its_names(agents, question, needs):
+    """What the call is for is said by the loop it sits in ("▷ compute auth path") and by the names
+    that shorten the question's words ("sig ← wots_sign(…)": a signature); "produce", "compute"
+    say nothing of it (every callee computes). Before, prose about the algorithm answered."""
+    answered(agents, "default", question, needs)
+

@@ -98,7 +98,7 @@ TYPES: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"\be-?mail address(?:es)?\b", re.I),
     # "on which page does section X start / is table Y": a contents entry answers it (not "which page
     # size …", which asks for a size)
-    "page": re.compile(r"\b(?:which|what) page\b(?=\s+(?:of|in|does|do|did|is|are|was|were|has|have|will)\b)", re.I),
+    "page": re.compile(r"\b(?:which|what) pages?\b(?=\s+(?:of|in|does|do|did|is|are|was|were|has|have|will)\b)", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
@@ -155,9 +155,10 @@ _NUMBERED_ENTRY = (r"^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Section|Chapt
                    rf"(?:{_LEADERS}|[ \t]*\|[ \t]*|_[ \t]*|\s…\s)(\d{{1,4}})"
                    r"[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")
 _NUMBERED_ROW = re.compile(_NUMBERED_ENTRY)
-# … or, unnumbered, an index's term and its page after dot leaders ("cookbook . . . . 35", "data,
-# clipping using set input clip . . . 116"; shown in an answer as "cookbook … 35")
-_INDEX_ENTRY = (rf"^[ \t]*[A-Za-z][^\n]*?[a-z]{{2}}[^\n]*?(?:{_LEADERS}|\s…\s)(\d{{1,4}})"
+# … or, unnumbered, an index's term and its pages after dot leaders ("cookbook . . . . 35", "data,
+# clipping using set input clip . . . 116", "isopycnals . . . 59, 87"; shown in an answer as
+# "cookbook … 35")
+_INDEX_ENTRY = (rf"^[ \t]*[A-Za-z][^\n]*?[a-z]{{2}}[^\n]*?(?:{_LEADERS}|\s…\s)(\d{{1,4}}(?:,[ \t]*\d{{1,4}})*)"
                 r"[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")
 # (an index set in columns has an entry of each in a line, in cells of their own)
 _INDEX_CELL = re.compile(_INDEX_ENTRY)
@@ -320,7 +321,8 @@ def subsection_of(parent: str, entry: str) -> bool:
 # sizes … 14", the word broken by the layout: "T able 5: …"); a section's entry by its number
 # alone. The kind asked for is the first one the question names: "the section on sorting
 # *algorithms*" asks for a section.
-_ENTRY_KIND = re.compile(r"[ \t|]*(t\s?able|f\s?igure|a\s?lgorithm)s?\b", re.I)
+# (a list whose layout broke sets the number first: "39 Algorithm | MakeHint(z, r) … 41")
+_ENTRY_KIND = re.compile(r"[ \t|]*(?:\d{1,3}[ \t]+(?=\w+[ \t]*\|))?(t\s?able|f\s?igure|a\s?lgorithm)s?\b", re.I)
 # A chapter's entry is numbered by one number ("7 Reporting Problems … 88"), its sections' by more
 # ("5.2.1.3 Problem Fixes … 61"): "on which page does the chapter on problems start?" asks for the
 # first.
@@ -924,6 +926,8 @@ def asked_heads(question: str) -> tuple[Head, ...]:
                 typed = next((_ADDRESS_KINDS[m.lower()] for m in mods if m.lower() in _ADDRESS_KINDS), "")
             if typed == "page" and mods:  # "which *web* page …" asks for an address, not a page number
                 typed = ""
+            if head.lower() == "pages" and not mods and TYPES["page"].search(question):
+                typed = "page"  # "on which pages …" (not "how many pages …", a count)
             out.append(Head(head, typed, mods, alternatives))
             if typed == "number" and head.lower() in _COUNTS and rest[end:end + 1] == ["of"]:
                 counted = _counted(rest[end + 1:end + 5])

@@ -683,13 +683,18 @@ _HEADER_STEP = re.compile(r"^\d+:\s*(?:for|while|if)\b", re.I)
 _CALLING = frozenset("use uses used using call calls called calling invoke invokes invoked run runs one function "
                      "functions algorithm algorithms routine routines procedure procedures method methods "
                      "subfunction subfunctions".split())
+# … and the verbs every call states: a callee "computes" or "produces" its result ("which function
+# does X use to produce its WOTS+ signature?" → "sig ← wots_sign(…)").
+_PRODUCING = frozenset("produce produces compute computes get gets obtain obtains generate generates create "
+                       "creates make makes derive derives calculate calculates".split())
 # Share of the purpose's (idf-weighted) words the call step and the loop or "if" lines above it must state.
 CALL_PURPOSE_SHARE = 0.5
 
 
 def _name_words(text: str) -> str:
-    """The words inside names: "SamplePolyCBD" → "Sample Poly CBD", "xmss_sign" → "xmss sign"."""
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_.]", " ", text)
+    """The words inside names: "SamplePolyCBD" → "Sample Poly CBD", "xmss_sign" → "xmss sign",
+    "getXMSSSignature" → "get XMSS Signature"."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|[_.]", " ", text)
 
 
 def _called_by(part: str, question: str, all_units: list[Unit], idf: dict[str, float]) -> Passage | None:
@@ -746,18 +751,43 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
                    and not any(c.lower() == n.lower() for n in names)]
         if calls and not callees:
             continue
-        above = []
-        for prev in reversed(all_units[max(0, i - 3):i]):
-            if prev.kind != "step" or prev.group != u.group or not _HEADER_STEP.match(prev.text):
-                break
-            above.insert(0, prev)
+        above = _enclosing(all_units, i)
         text = " ".join([*(x.text for x in above), u.text, *(_name_words(c) for c in callees)])
-        stated = [w for w in words if says_word(w, text)]
+        # a name's part that shortens the word states it ("sig ← wots_sign(…)" its signature,
+        # "CoeffFromThreeBytes" a coefficient)
+        parts = {t.lower() for t in re.findall(r"[A-Za-z]{3,}", _name_words(u.text))} - _CONTROL
+        stated = [w for w in words if says_word(w, text)
+                  or any(len(w) > len(t) and (w.startswith(t) or _abbreviates(t, w)) for t in parts)]
         stated += [v for v in letters if re.search(rf"(?<![\w.]){v}(?![\w.])", u.text)]
         share = weighted_share(weight, stated)
-        if share >= min_share and (best is None or share > best[0]):
+        # (a verb every call states lets a step reach the bar; the steps are ranked on what they write)
+        produced = [w for w in words if calls and w in _PRODUCING and w not in stated]
+        if weighted_share(weight, [*stated, *produced]) >= min_share and (best is None or share > best[0]):
             best = (share, -i, _with_title([*above, u], all_units))
     return best[2] if best else None
+
+
+_END_STEP = re.compile(r"^\d+:\s*end\b", re.I)
+
+
+def _enclosing(all_units: list[Unit], i: int, reach: int = 8) -> list[Unit]:
+    """The loop and "if" lines a step sits in, outermost first ("1: for j … ▷ build authentication
+    path" over "3: AUTH[j] ← xmss_node(…)"): what they say is what the step is for. The layout
+    lost the indentation, so a block is read from its "end" lines: a header after (above) as many
+    "end" lines as headers closed them encloses the step."""
+    out: list[Unit] = []
+    depth = 0
+    for prev in reversed(all_units[max(0, i - reach):i]):
+        if prev.kind != "step" or prev.group != all_units[i].group:
+            break
+        if _END_STEP.match(prev.text):
+            depth += 1
+        elif _HEADER_STEP.match(prev.text):
+            if depth:
+                depth -= 1
+            else:
+                out.insert(0, prev)
+    return out
 
 
 def _overlaps(p: Passage, chosen: list[Passage]) -> bool:
