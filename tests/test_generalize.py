@@ -3550,3 +3550,30 @@ def test_the_function_a_step_calls_is_read_with_its_loop_and_its_names(agents, q
     say nothing of it (every callee computes). Before, prose about the algorithm answered."""
     answered(agents, "default", question, needs)
 
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("tech-manuals", "On which pages does the Gri index list batch processing and the set graylevel command?",
+     ["6, 147", "120"]),
+    ("default", "On which pages of FIPS 205 are the slh_keygen and hash_slh_verify algorithms?", ["37", "42"]),
+])
+def test_the_pages_of_two_things_come_from_the_lists_holding_each(agents, corpus, question, needs):
+    """The second thing's entry may stand in another list (the index of commands beside the general
+    index, the list's next chunk): the list best holding what the first one's best entry leaves is
+    looked up too, and its entry is quoted though it scores low on the whole question."""
+    r = ask(agents, corpus, question).answer
+    assert not r.refused, r.notes
+    assert all(n in r.answer for n in needs), r.answer
+
+
+def test_a_scorer_without_the_terms_a_text_holds_scores_the_rest():
+    """What a text adds to another is scored on the question's terms the other leaves."""
+    from citerag.retrieval.query import analyse
+    from citerag.text.terms import Scorer
+
+    score = Scorer(analyse("gawk tool and graylevel"), {"gawk": 5.0, "tool": 3.0, "graylevel": 4.0})
+    held = score.held("gawk system tool … 187")
+    assert held == {"gawk", "tool"}
+    rest = score.without(held)
+    assert rest("graylevel, command … 120") == 1.0 and rest("gawk tool … 187") == 0.0
+    assert score("graylevel, command … 120") < 0.5  # the whole question's share: below the runners-up' bar
+

@@ -16,6 +16,7 @@ stopped; `refusal_reason` why verification refused — separate fields.
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -309,11 +310,20 @@ class AgentWorkflow(Workflow):
         score = Scorer(st.qa, self.idf)
         # (scored by its entries of the asked level: a chapter's, when the question asks for one)
         kind = asked_part_kind(st.qa.text)
-        ranked = sorted(((max((score(e) for e in entries if entry_of_kind(kind, e)), default=0.0), cid)
-                         for cid, entries in lists.items()), key=lambda x: (-x[0], x[1]))
+        ranked = _ranked_lists(score, kind, lists)
         # (an entry never holds the question's frame, "on which page does … start", so its share
         # of the terms stays low: the best lists are taken, unless their entries share next to nothing)
-        return self._looked_up(st, [(s, cid) for s, cid in ranked[:n] if s >= _CONTENTS_MIN_SHARE])
+        found = [(s, cid) for s, cid in ranked[:n] if s >= _CONTENTS_MIN_SHARE]
+        if found and _AND.search(st.qa.text):
+            # "on which pages are X and Y?": Y's entry may stand in another list (an index of
+            # commands beside the general one, the next page's chunk); the list best holding what
+            # the first one's best entry leaves is read too
+            first = lists[found[0][1]]
+            best = max((e for e in first if entry_of_kind(kind, e)), key=score)
+            rest = score.without(score.held(best))
+            others = {cid: entries for cid, entries in lists.items() if cid not in {c for _, c in found}}
+            found += [(s, cid) for s, cid in _ranked_lists(rest, kind, others)[:1] if s >= _CONTENTS_MIN_SHARE]
+        return self._looked_up(st, found)
 
     def _looked_up(self, st: AgentState, found: list[tuple[float, str]], relevant: bool = False) -> list[str]:
         """The contents lists found move to the contents slots, which the evidence budget keeps
@@ -375,6 +385,15 @@ def _interleave(branches: list[list[Hit]]) -> list[Hit]:
 _FRONT_CHUNKS = 3  # a title page and the page after it, one chunk or two each
 _CONTENTS: dict[int, dict[str, list[str]]] = {}
 _CONTENTS_MIN_SHARE = 0.1  # a contents entry sharing less of the question's terms names something else
+
+
+_AND = re.compile(r"\band\b", re.I)
+
+
+def _ranked_lists(score: Scorer, kind: str, lists: dict[str, list[str]]) -> list[tuple[float, str]]:
+    """Contents lists by their best entry of the asked kind, best first."""
+    return sorted(((max((score(e) for e in entries if entry_of_kind(kind, e)), default=0.0), cid)
+                   for cid, entries in lists.items()), key=lambda x: (-x[0], x[1]))
 
 
 def _contents_lists(store: IndexStore) -> dict[str, list[str]]:

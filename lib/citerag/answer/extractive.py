@@ -95,6 +95,9 @@ NEAR_TIE_SHARE = 0.7
 # the best passage: a near tie is quoted whatever the budget (0.8 here answered one more
 # unanswerable question of the seen pool).
 PAST_BUDGET_SHARE = 0.9
+# "On which pages are X and Y?": the contents entry holding this share of the terms the best entry
+# leaves (Y's) is quoted too, however low it scores on the whole question.
+OTHER_ENTRY_SHARE = 0.5
 MAX_FOLLOW = 3      # continuation sentences a passage may take
 MAX_ANTECEDENTS = 2  # sentences a passage that leans back ("In this case, …") takes in front
 
@@ -576,6 +579,11 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         types.append(passage_type(part.types, p, want.acronym, plurals, subject))
         if not any(p.head in c.units for c in chosen):
             take(p, part)
+            if entry_only and p.head.kind == "contents" and _AND.search(part.text):
+                other = _other_entry(Scorer(_as_entry(pqa), idf, ordinary), Scorer(pqa, idf, ordinary), p,
+                                     ranked[1:], chosen)
+                if other is not None:
+                    take(other, part)
         elif want.multi:  # an earlier part's passage is this part's best too: its own, if one is as good
             own = next((o for s, _, o in ranked[1:] if s >= SAME_PART_SHARE * top and not _overlaps(o, chosen)),
                        None)
@@ -598,6 +606,24 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     for c in chosen:
         out += [u for u in c.units if u not in out]
     return Draft(_cite_all(out), "parts", scores, types, missing, best_overall)
+
+
+_AND = re.compile(r"\band\b", re.I)
+
+
+def _other_entry(score: Scorer, whole: Scorer, best: Passage, ranked: list[tuple[float, int, Passage]],
+                 chosen: list[Passage]) -> Passage | None:
+    """The contents entry holding most of what the best one leaves of the question's terms ("on
+    which pages are the gawk tool and the graylevel command?" → "graylevel, command … 120" after
+    "gawk system tool … 187"): on the whole question it ranks below entries sharing a word with
+    both things, and under the runners-up's bar. `score` weighs the terms as an entry states
+    them (no kind word); among entries holding as much, the one also writing the kind word
+    (`whole`: the part's own terms) wins."""
+    rest, rest_whole = score.without(score.held(best.text)), whole.without(whole.held(best.text))
+    found = [(rest(o.text), rest_whole(o.text), -i, o) for _, i, o in ranked
+             if o.head.kind == "contents" and not _quoted(o, chosen)]
+    top = max(found, default=None, key=lambda x: x[:3])
+    return top[3] if top and top[0] >= OTHER_ENTRY_SHARE else None
 
 
 # "What does X return if random bit generation fails?": the value and the condition it is returned under

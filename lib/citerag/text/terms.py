@@ -9,6 +9,7 @@ anchors counting triple, and a named document's own words not counting.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 from typing import TYPE_CHECKING
@@ -134,6 +135,11 @@ class Scorer:
         return token_set(text)
 
     def __call__(self, text: str) -> float:
+        held = self.held(text)
+        return sum(w for t, w in self.weights.items() if t in held) / self.total
+
+    def held(self, text: str) -> frozenset[str]:
+        """The question's terms the text holds (in any of the forms above)."""
         toks = self.tokens(text)
         if self.aliases and not toks.isdisjoint(self.aliases):
             toks = toks | {self.aliases[x] for x in toks if x in self.aliases}
@@ -143,7 +149,14 @@ class Scorer:
         for name in self.sigil_names:
             if name in text:
                 toks = toks | {name.lower()}  # (the weights' key)
-        return sum(w for t, w in self.weights.items() if t in toks) / self.total
+        return frozenset(t for t in self.weights if t in toks)
+
+    def without(self, terms: frozenset[str]) -> Scorer:
+        """The scorer of the question's other terms: what a text adds to one holding `terms`."""
+        out = copy.copy(self)
+        out.weights = {t: w for t, w in self.weights.items() if t not in terms}
+        out.total = sum(out.weights.values()) or 1.0
+        return out
 
 
 _MIN_PART = 3
