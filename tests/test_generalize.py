@@ -3577,3 +3577,62 @@ def test_a_scorer_without_the_terms_a_text_holds_scores_the_rest():
     assert rest("graylevel, command … 120") == 1.0 and rest("gawk tool … 187") == 0.0
     assert score("graylevel, command … 120") < 0.5  # the whole question's share: below the runners-up' bar
 
+
+@pytest.mark.parametrize("corpus, first, answer, follow_up, wanted, not_wanted", [
+    ("default", "Who are the authors of NIST SP 800-227?", "Gorjan Alagic Elaine Barker Lily Chen. [c1]",
+     "and when was it published?", "SP 800-227", "authors"),
+    ("tech-manuals", "Who are the authors of the Gri manual?", "Dan Kelley Peter Galbraith. [c1]",
+     "and when was it last updated?", "Gri", "authors"),
+    ("default", "Which section of FIPS 205 covers the WOTS+ one-time signature scheme?",
+     "5 | Winternitz One-Time Signature Plus Scheme … 17. [c9]", "and on which page does it start?",
+     "section on the WOTS+ one-time signature scheme", "does section start"),
+    ("tech-manuals", "Which chapter of the Gri manual covers image plots?", "4 | Image Plots … 29. [c9]",
+     "and on which page does it start?", "chapter on image plots", "does chapter start"),
+])
+def test_it_after_an_authors_or_a_which_section_question(agents, corpus, first, answer, follow_up, wanted,
+                                                         not_wanted):
+    """"it" after "Who are the authors of DOC?" is the document, not the authors; after "Which
+    section of DOC covers Y?" it is the section on Y (the answer, a contents entry, names no
+    thing). Before: "when was authors published …", "on which page does section start …"."""
+    q = rewritten(agents, corpus, first, answer, follow_up)
+    assert wanted in q and not_wanted not in q, q
+
+
+def test_which_one_after_a_page_question_on_a_part_asks_for_that_kind_of_part():
+    """After "on which page does the section on Y start?", "which one covers Z?" asks which
+    *section* covers Z (before: which *page*); after a page question on no part it stays a page."""
+    from citerag.conversation.decisions import name_one
+
+    prev = "on which page does the section on randomness generation start in FIPS 204?"
+    assert name_one("which one covers key escrow?", prev) == "which section covers key escrow?"
+    assert name_one("which one lists the fonts?", "On which page of the Gri manual is Table 2?") == \
+        "which table lists the fonts?"
+    assert name_one("which one lists the fonts?", "On which page of the Gri manual is the draw command?") == \
+        "which page lists the fonts?"
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, wanted", [
+    ("default", "On which page of NIST IR 8547 is Table 2, on digital signature algorithms?", "and Table 3?",
+     "On which page of NIST IR 8547 is Table 3?"),
+    ("tech-manuals", "On which page of the ReportLab user guide is Figure 2, showing the page layout?",
+     "and Figure 3?", "On which page of the ReportLab user guide is Figure 3?"),
+])
+def test_another_numbered_part_drops_what_was_said_of_the_first(agents, corpus, first, follow_up, wanted):
+    """"and Table 3?" after "… is Table 2, on digital signature algorithms?" asks for Table 3, not
+    for a Table 3 on digital signature algorithms."""
+    assert rewritten(agents, corpus, first, "Table 2 … 12. [c1]", follow_up) == wanted
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, needs", [
+    ("default", "Which section of FIPS 205 covers the hypertree?", "and on which page does it start?", "26"),
+    ("tech-manuals", "Which chapter of the Gri manual covers image plots?", "and on which page does it start?", "29"),
+])
+def test_a_page_follow_up_on_a_section_is_answered_in_conversation(agents, corpus, first, follow_up, needs, tmp_path):
+    """"it" is the section on Y (before: "on which page does section start …", refused); the
+    contents list looked up for the page question is graded relevant (its entries share few of
+    the question's words), and the entry answering keeps its answer though it never writes
+    "page" or "start"."""
+    eng = chat_engine(agents, corpus, tmp_path)
+    eng.turn("t", first)
+    r = eng.turn("t", follow_up)
+    assert not r.refused and needs in r.answer.split("\n")[0], (r.rewritten_query, r.answer)

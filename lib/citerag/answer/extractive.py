@@ -219,11 +219,17 @@ def _without_page_frame(qa: QueryAnalysis, heads: tuple[Head, ...]) -> QueryAnal
 _ENTRY_FRAME = re.compile(rf"{_PAGE_FRAME.pattern}|\b(?:{MEMBER_KINDS})s?\b", re.I)
 
 
+def without_entry_frame(text: str) -> str:
+    """The text without the words a contents entry states by its form (`_ENTRY_FRAME`): "and on
+    which page does it start?" asks nothing an entry's words must hold."""
+    return _ENTRY_FRAME.sub(" ", text)
+
+
 def _as_entry(qa: QueryAnalysis) -> QueryAnalysis:
     """A section part as a contents entry would state it: without the frame and the kind word it
     never writes, nor the document it is the contents of ("of the Foo manual"); body text, which
     does write them, is scored on the part as asked."""
-    text = _ENTRY_FRAME.sub(" ", qa.text)
+    text = without_entry_frame(qa.text)
     for m in qa.doc_mentions:
         text = re.sub(rf"{re.escape(m)}(?:['’]s)?(?:\s+(?:{'|'.join(DOCUMENT_NOUNS)})\b)?", " ", text, flags=re.I)
     return dataclasses.replace(qa, text=text, anchors=tuple(_ENTRY_FRAME.sub("", a).strip() for a in qa.anchors))

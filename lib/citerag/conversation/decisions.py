@@ -29,6 +29,7 @@ from citerag.answer.asked import (
     MEMBER_KINDS,
     PREPOSITION_ALTERNATION,
     asked_heads,
+    asks_byline,
     asks_document_front,
     defined_span,
     leading_scope,
@@ -409,6 +410,11 @@ _ONE = re.compile(r"\b(?:which|what)\s+(one)\b", re.I)
 _WH_WORD = re.compile(r"\b(?:which|what)\s+", re.I)
 
 
+# ", on block ciphers" after a numbered part: a description of that part
+_APPOSITIVE = re.compile(r"^\s*,\s*(?:on|about|covering|describing|listing|giving|showing|for|with)\b[^,?]*")
+_PART_WORD = re.compile(rf"\b({'|'.join(sorted(LOCATOR_HEADS))})\b", re.I)
+
+
 def name_one(frag: str, prev_q: str) -> str:
     """"which one …" names the kind of thing the previous question asked for: "and which one
     re-generates the key?" after "Which function does the encoder use to sample y?" asks which
@@ -431,6 +437,11 @@ def name_one(frag: str, prev_q: str) -> str:
     if not kind:
         heads = asked_heads(prev_q)
         kind = " ".join([*heads[0].modifiers, heads[0].word]) if heads else ""
+    # after "on which page does the section on Y start?", "which one covers Z?" asks for a
+    # section: the part the page question was about
+    part = _PART_WORD.search(prev_q[w.end():]) if w and kind.lower() == "page" else None
+    if part:
+        kind = part.group(1).lower()
     # a plural kind ("Which candidates did …?") listed several: "which one" picks among them and
     # the list is in the previous answer, not in the kind
     if not kind or re.search(r"[^s]s$", kind, re.I):
@@ -544,8 +555,16 @@ class Decider:
             named = self.answer_name(turn)
             if named:
                 return Focus(named, named, doc_scope)
-        # "What is the title of DOC?", "When was DOC published?": about the document
-        if asks_document_front(q, tuple(m for m, _ in scopes)):
+        # "Which section of DOC covers Y?" is about the section on Y (its answer, a contents entry,
+        # names no thing "it" could stand for)
+        span = located_span(q) if m and m.group(1).lower() in LOCATOR_HEADS else None
+        if span:
+            part = f"the {m.group(1).lower()} on {q[span[0]:span[1]]}"
+            return Focus(part, part, doc_scope)
+        # "What is the title of DOC?", "When was DOC published?", "Who are the authors of DOC?":
+        # about the document
+        mentions = tuple(m for m, _ in scopes)
+        if asks_document_front(q, mentions) or asks_byline(q, mentions):
             return Focus(doc_scope, doc_scope, doc_scope)
         # "Who wrote the paper on X?" is about the paper on X, the whole object of the event
         event = _WHO_DID.match(q)
@@ -969,7 +988,12 @@ class Decider:
         m = re.search(rf"(?<![\w-]){re.escape(modifier)}\s+([\w-]+)(?![\w-])", prev_q, re.I)
         if not m or m.group(1).lower() in STOPWORDS or m.group(1).lower() == head.lower():
             return None
-        q = prev_q[:m.start()] + " ".join(np_) + prev_q[m.end():]
+        after = prev_q[m.end():]
+        if re.fullmatch(r"[\w.-]*\d[\w.-]*", head):
+            # "and Table 7?" after "… is Table 6, on block ciphers?": what was said of the old
+            # number's part ("on block ciphers") is not said of the new one's
+            after = _APPOSITIVE.sub("", after, count=1)
+        q = prev_q[:m.start()] + " ".join(np_) + after
         return Rewrite(q.rstrip(" ?") + "?", [" ".join(np_)], "swap_head")
 
     @staticmethod

@@ -26,9 +26,11 @@ from workflows import Context, Workflow, step
 from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, StartEvent, StopEvent
 
 from citerag.agent.workflow import Agent, AgentState
-from citerag.answer.answerer import refusal, stated_by_place
+from citerag.answer.answerer import answered_by_entries, refusal, stated_by_place
+from citerag.answer.asked import reads_contents
 from citerag.answer.citations import REFUSAL
 from citerag.answer.evidence import Evidence, select_evidence
+from citerag.answer.extractive import without_entry_frame
 from citerag.conversation.decisions import Decider, is_vague
 from citerag.conversation.memory import ThreadMemory, TurnRecord
 from citerag.core.params import Params
@@ -183,7 +185,10 @@ class ConversationWorkflow(Workflow):
         st = self._live(turn).states[-1]
         graded = self.decider.grade(st.qa, [h.chunk_id for h in st.hits])
         scores = graded.scores
-        relevant = sum(s >= self.cp.grade_threshold for s in scores)
+        # a contents list looked up for a page question holds the entry, in words of its own
+        listed = reads_contents(st.qa.text)
+        relevant = sum(s >= self.cp.grade_threshold or (listed and "contents" in h.ranks)
+                       for s, h in zip(scores, st.hits, strict=True))
         attempt = turn["attempts"][-1]
         attempt.update(grades=scores, relevant=relevant)
         enough = relevant >= self.cp.min_relevant
@@ -300,9 +305,13 @@ class ConversationWorkflow(Workflow):
             self._event(turn, "validate", ok=None, skipped="refused", fallback="retrieve" if direct else None)
             return RetrieveEvent(query=turn["rewritten_query"]) if direct else SaveEvent()
         # (a follow-up's own words need not be written where a title page or a contents list
-        # states the asked thing by its place)
+        # states the asked thing by its place; where contents entries answer, the words of the
+        # frame they state by their form: "3.6.1 | … 12" says where a section starts without
+        # "page" or "start")
         followup = turn["user"] if (turn["route"] in ("REWRITE_THEN_RETRIEVE", "DIRECT_ANSWER")
                                     and not stated_by_place(live.answer_state.answer.decision)) else None
+        if followup and answered_by_entries(a["answer"]):
+            followup = without_entry_frame(followup)
         v = self.decider.validate(live.answer_state.qa, a["answer"], live.evidence,
                                   self.params.answer.support_threshold, followup, self.cp.min_followup_coverage)
         if v.ok:
