@@ -16,7 +16,6 @@ stopped; `refusal_reason` why verification refused — separate fields.
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -40,6 +39,7 @@ from citerag.answer.asked import (
     entry_of_kind,
     front_asked,
     front_phrase,
+    joins_things,
     leading_scope,
     reads_contents,
     split_parts,
@@ -314,7 +314,7 @@ class AgentWorkflow(Workflow):
         # (an entry never holds the question's frame, "on which page does … start", so its share
         # of the terms stays low: the best lists are taken, unless their entries share next to nothing)
         found = [(s, cid) for s, cid in ranked[:n] if s >= _CONTENTS_MIN_SHARE]
-        if found and _AND.search(st.qa.text):
+        if found and joins_things(st.qa.text):
             # "on which pages are X and Y?": Y's entry may stand in another list (an index of
             # commands beside the general one, the next page's chunk); the list best holding what
             # the first one's best entry leaves is read too
@@ -385,9 +385,6 @@ def _interleave(branches: list[list[Hit]]) -> list[Hit]:
 _FRONT_CHUNKS = 3  # a title page and the page after it, one chunk or two each
 _CONTENTS: dict[int, dict[str, list[str]]] = {}
 _CONTENTS_MIN_SHARE = 0.1  # a contents entry sharing less of the question's terms names something else
-
-
-_AND = re.compile(r"\band\b", re.I)
 
 
 def _ranked_lists(score: Scorer, kind: str, lists: dict[str, list[str]]) -> list[tuple[float, str]]:

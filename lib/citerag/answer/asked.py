@@ -330,6 +330,15 @@ _CHAPTER_ENTRY = re.compile(r"[ \t|]*(?:Chapter\s+)?\d{1,2}\.?[ \t|]+[^\d\s.]")
 _ASKS_KIND = re.compile(r"\b(chapter|(?:sub)?section|appendi(?:x|ces)|table|figure|algorithm)s?\b", re.I)
 
 
+_AND = re.compile(r"\band\b", re.I)
+
+
+def joins_things(question: str) -> bool:
+    """Does the question join things by "and" ("on which pages are X and Y?")? Then one contents
+    entry, or one list, may hold only the first."""
+    return bool(_AND.search(question))
+
+
 def asked_part_kind(question: str) -> str:
     """The kind of numbered part a question asks for ("chapter", "section", "table", …; "")."""
     m = _ASKS_KIND.search(question)

@@ -37,6 +37,7 @@ from citerag.answer.asked import (
     expands,
     front_asked,
     front_phrase,
+    joins_things,
     reads_contents,
     split_parts,
     states_a_default,
@@ -585,7 +586,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         types.append(passage_type(part.types, p, want.acronym, plurals, subject))
         if not any(p.head in c.units for c in chosen):
             take(p, part)
-            if entry_only and p.head.kind == "contents" and _AND.search(part.text):
+            if entry_only and p.head.kind == "contents" and joins_things(part.text):
                 other = _other_entry(Scorer(_as_entry(pqa), idf, ordinary), Scorer(pqa, idf, ordinary), p,
                                      ranked[1:], chosen)
                 if other is not None:
@@ -612,9 +613,6 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     for c in chosen:
         out += [u for u in c.units if u not in out]
     return Draft(_cite_all(out), "parts", scores, types, missing, best_overall)
-
-
-_AND = re.compile(r"\band\b", re.I)
 
 
 def _other_entry(score: Scorer, whole: Scorer, best: Passage, ranked: list[tuple[float, int, Passage]],
