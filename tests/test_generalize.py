@@ -3636,3 +3636,21 @@ def test_a_page_follow_up_on_a_section_is_answered_in_conversation(agents, corpu
     eng.turn("t", first)
     r = eng.turn("t", follow_up)
     assert not r.refused and needs in r.answer.split("\n")[0], (r.rewritten_query, r.answer)
+
+
+def test_a_contents_entry_is_scored_with_its_broken_words_joined():
+    """"8 Para | meter Sets | 39": the layout broke the title's word across two cells; read as
+    written the entry holds only "sets", and "on which page does the Parameter Sets section
+    begin?" found no list to look up."""
+    from citerag.answer.asked import entry_forms
+
+    assert entry_forms("8 Para | meter Sets | 39")[1] == "8 Parameter Sets | 39"
+    assert entry_forms("5.1 | K-PKE Key Generation | 28") == ("5.1 | K-PKE Key Generation | 28",)
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "On which page of FIPS 203 does the Cryptographic Functions section start?", "18"),
+    ("tech-manuals", "On which page of the AMC manual does the chapter on alternative usages start?", "65"),
+])
+def test_a_page_question_finds_the_entry_the_layout_broke(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)

@@ -368,9 +368,15 @@ def at_asked_level(question: str, entries: list[str]) -> list[str]:
 def mended_contents(text: str) -> str:
     """The text's contents entries with their broken words joined (both ways: with and without the
     letter before the break), for the checks that the cited text states the question's words."""
-    entries = [e for e in contents_entries(text) if _BROKEN_WORD.search(e)]
-    return "\n".join(v for e in entries for v in (_BROKEN_WORD.sub(lambda m: m.group(1) or "", e),
-                                                   _BROKEN_WORD.sub("", e)))
+    return "\n".join(v for e in contents_entries(text) for v in entry_forms(e)[1:])
+
+
+def entry_forms(entry: str) -> tuple[str, ...]:
+    """An entry as written, then with its broken words joined both ways ("8 Para | meter Sets | 39"
+    → "8 Parameter Sets | 39"): an entry is scored on the question's words in its best form."""
+    if not _BROKEN_WORD.search(entry):
+        return (entry,)
+    return (entry, _BROKEN_WORD.sub(lambda m: m.group(1) or "", entry), _BROKEN_WORD.sub("", entry))
 
 # What a unit of each answer type shows.
 CUES: dict[str, re.Pattern[str]] = {

@@ -33,6 +33,7 @@ from citerag.answer.asked import (
     asks_byline,
     asks_default,
     date_line,
+    entry_forms,
     entry_of_kind,
     expands,
     front_asked,
@@ -234,6 +235,12 @@ def _as_entry(qa: QueryAnalysis) -> QueryAnalysis:
     for m in qa.doc_mentions:
         text = re.sub(rf"{re.escape(m)}(?:['’]s)?(?:\s+(?:{'|'.join(DOCUMENT_NOUNS)})\b)?", " ", text, flags=re.I)
     return dataclasses.replace(qa, text=text, anchors=tuple(_ENTRY_FRAME.sub("", a).strip() for a in qa.anchors))
+
+
+def _mended(score: Callable[[str], float]) -> Callable[[str], float]:
+    """A contents entry scored in its best form, its broken words joined ("4.1 Crypto | graphic
+    Functions | 18" holds "cryptographic")."""
+    return lambda text: max(score(v) for v in entry_forms(text))
 
 
 def _form_stated(score: Scorer, heads: tuple[Head, ...]) -> Callable[[str], float]:
@@ -559,7 +566,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         entry_only = listed and ("page" in part.types or ("locator" in part.types and kind == "chapter"))
         leveled = {id(p) for p in cands if p.head.kind == "contents"
                    and entry_of_kind(kind, p.head.text)} if listed and located else set()
-        entry_score = _form_stated(Scorer(_as_entry(pqa), idf, ordinary), heads) if listed and located else form_score
+        entry_score = _mended(_form_stated(Scorer(_as_entry(pqa), idf, ordinary), heads)) if listed and located \
+            else form_score
         ranked = sorted(((passage_score(entry_score if p.head.kind == "contents" else form_score, part.types, p,
                                         rank[p.head.key], want.acronym, plurals, describes, subject, asks_io)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
