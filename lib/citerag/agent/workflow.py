@@ -34,6 +34,7 @@ from citerag.answer.asked import (
     asked_part_kind,
     asked_subsections,
     asks_byline,
+    best_form_score,
     contents_entries,
     date_line,
     entry_forms,
@@ -320,7 +321,7 @@ class AgentWorkflow(Workflow):
             # commands beside the general one, the next page's chunk); the list best holding what
             # the first one's best entry leaves is read too
             first = lists[found[0][1]]
-            best = max((e for e in first if entry_of_kind(kind, e)), key=lambda e: _entry_score(score, e))
+            best = max((e for e in first if entry_of_kind(kind, e)), key=lambda e: best_form_score(score, e))
             rest = score.without(score.held(" ".join(entry_forms(best))))
             others = {cid: entries for cid, entries in lists.items() if cid not in {c for _, c in found}}
             found += [(s, cid) for s, cid in _ranked_lists(rest, kind, others)[:1] if s >= _CONTENTS_MIN_SHARE]
@@ -388,14 +389,9 @@ _CONTENTS: dict[int, dict[str, list[str]]] = {}
 _CONTENTS_MIN_SHARE = 0.1  # a contents entry sharing less of the question's terms names something else
 
 
-def _entry_score(score: Scorer, entry: str) -> float:
-    """An entry's share of the question's terms in its best form ("Para | meter" read whole)."""
-    return max(score(v) for v in entry_forms(entry))
-
-
 def _ranked_lists(score: Scorer, kind: str, lists: dict[str, list[str]]) -> list[tuple[float, str]]:
     """Contents lists by their best entry of the asked kind, best first."""
-    return sorted(((max((_entry_score(score, e) for e in entries if entry_of_kind(kind, e)), default=0.0), cid)
+    return sorted(((max((best_form_score(score, e) for e in entries if entry_of_kind(kind, e)), default=0.0), cid)
                    for cid, entries in lists.items()), key=lambda x: (-x[0], x[1]))
 
 

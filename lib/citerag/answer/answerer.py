@@ -19,7 +19,6 @@ from citerag.answer.asked import (
     asked,
     asked_actions,
     asked_heads,
-    contents_entries,
     contradicted_counts,
     describing_participle,
     ends_in_s,
@@ -757,13 +756,6 @@ def stated_by_place(decision: dict | None) -> bool:
     """Was the answer drafted from lines that state the asked thing by their place (`_BY_PLACE`)?
     The checks that the answer's text names the question's words do not apply to it."""
     return bool(decision) and decision.get("draft") in _BY_PLACE
-
-
-def answered_by_entries(answer_text: str) -> bool:
-    """Is every sentence of the answer a contents (or index) entry ("3.6.1 | Randomness Generation
-    … 12.")? An entry states where a part starts by its form, never in the words "page" or "start"."""
-    sentences = [strip_citations(s).strip() for s in split_cited(answer_text)]
-    return bool(sentences) and all(contents_entries(s) for s in sentences)
 
 
 def _gate(qa: QueryAnalysis, ans: Answer, evidence: list[Evidence], params: AnswerParams, decision: dict,

@@ -31,6 +31,7 @@ corpus vocabulary: the shapes are those of English questions.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -369,6 +370,12 @@ def mended_contents(text: str) -> str:
     """The text's contents entries with their broken words joined (both ways: with and without the
     letter before the break), for the checks that the cited text states the question's words."""
     return "\n".join(v for e in contents_entries(text) for v in entry_forms(e)[1:])
+
+
+def best_form_score(score: Callable[[str], float], entry: str) -> float:
+    """An entry's share of the question's terms in its best form (`entry_forms`: "Para | meter"
+    read whole)."""
+    return max(score(v) for v in entry_forms(entry))
 
 
 def entry_forms(entry: str) -> tuple[str, ...]:
@@ -1220,6 +1227,14 @@ def _quotes_entry(answer_text: str) -> bool:
     its number and its title ("3.2.2. [c8]" then "Widget Techniques … 10. [c8]")?"""
     lines = strip_citations(answer_text).split("\n")
     return any(contents_entries(ln) for ln in lines) or any(contents_entries(f"{a} {b}") for a, b in pairwise(lines))
+
+
+def answered_by_entries(answer_text: str) -> bool:
+    """Is every sentence of the answer a contents (or index) entry ("3.6.1 | Randomness Generation
+    … 12.")? An entry states where a part starts by its form, never in the words "page" or "start"
+    (`_quotes_entry`: whether the answer quotes one at all)."""
+    sentences = [strip_citations(s).strip() for s in split_cited(answer_text)]
+    return bool(sentences) and all(contents_entries(s) for s in sentences)
 
 
 def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:

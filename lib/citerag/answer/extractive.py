@@ -16,6 +16,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from citerag.answer.asked import (
     CUES,
@@ -32,8 +33,8 @@ from citerag.answer.asked import (
     asked_subsections,
     asks_byline,
     asks_default,
+    best_form_score,
     date_line,
-    entry_forms,
     entry_of_kind,
     expands,
     front_asked,
@@ -235,12 +236,6 @@ def _as_entry(qa: QueryAnalysis) -> QueryAnalysis:
     for m in qa.doc_mentions:
         text = re.sub(rf"{re.escape(m)}(?:['’]s)?(?:\s+(?:{'|'.join(DOCUMENT_NOUNS)})\b)?", " ", text, flags=re.I)
     return dataclasses.replace(qa, text=text, anchors=tuple(_ENTRY_FRAME.sub("", a).strip() for a in qa.anchors))
-
-
-def _mended(score: Callable[[str], float]) -> Callable[[str], float]:
-    """A contents entry scored in its best form, its broken words joined ("4.1 Crypto | graphic
-    Functions | 18" holds "cryptographic")."""
-    return lambda text: max(score(v) for v in entry_forms(text))
 
 
 def _form_stated(score: Scorer, heads: tuple[Head, ...]) -> Callable[[str], float]:
@@ -566,8 +561,11 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         entry_only = listed and ("page" in part.types or ("locator" in part.types and kind == "chapter"))
         leveled = {id(p) for p in cands if p.head.kind == "contents"
                    and entry_of_kind(kind, p.head.text)} if listed and located else set()
-        entry_score = _mended(_form_stated(Scorer(_as_entry(pqa), idf, ordinary), heads)) if listed and located \
-            else form_score
+        # (a contents entry scored in its best form: "4.1 Crypto | graphic Functions | 18" holds
+        # "cryptographic")
+        entry_scorer = Scorer(_as_entry(pqa), idf, ordinary) if listed and located else None
+        entry_score = (partial(best_form_score, _form_stated(entry_scorer, heads)) if entry_scorer is not None
+                       else form_score)
         ranked = sorted(((passage_score(entry_score if p.head.kind == "contents" else form_score, part.types, p,
                                         rank[p.head.key], want.acronym, plurals, describes, subject, asks_io)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
@@ -595,8 +593,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         if not any(p.head in c.units for c in chosen):
             take(p, part)
             if entry_only and p.head.kind == "contents" and joins_things(part.text):
-                other = _other_entry(Scorer(_as_entry(pqa), idf, ordinary), Scorer(pqa, idf, ordinary), p,
-                                     ranked[1:], chosen)
+                other = _other_entry(entry_scorer, score, p, ranked[1:], chosen)
                 if other is not None:
                     take(other, part)
         elif want.multi:  # an earlier part's passage is this part's best too: its own, if one is as good

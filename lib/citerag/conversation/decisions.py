@@ -563,7 +563,7 @@ class Decider:
             return Focus(part, part, doc_scope)
         # "What is the title of DOC?", "When was DOC published?", "Who are the authors of DOC?":
         # about the document
-        mentions = tuple(m for m, _ in scopes)
+        mentions = tuple(mention for mention, _ in scopes)
         if asks_document_front(q, mentions) or asks_byline(q, mentions):
             return Focus(doc_scope, doc_scope, doc_scope)
         # "Who wrote the paper on X?" is about the paper on X, the whole object of the event

@@ -26,8 +26,8 @@ from workflows import Context, Workflow, step
 from workflows.events import Event, HumanResponseEvent, InputRequiredEvent, StartEvent, StopEvent
 
 from citerag.agent.workflow import Agent, AgentState
-from citerag.answer.answerer import answered_by_entries, refusal, stated_by_place
-from citerag.answer.asked import reads_contents
+from citerag.answer.answerer import refusal, stated_by_place
+from citerag.answer.asked import answered_by_entries, reads_contents
 from citerag.answer.citations import REFUSAL
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.answer.extractive import without_entry_frame
