@@ -2892,6 +2892,7 @@ def test_an_edition_is_stated_by_its_abbreviation():
     ("3 | Invoking the Tool_. . . . . . . . . . ._ 5", True),
     ("Table 2 | Widget parameter sets . . . . . . . . . | 43", True),
     ("A.1 Examples . . . . . . 55", True),
+    ("Appen | dix B — Widget Loop Bounds | 51", True),                # the kind word broken, a dash
     ("4.3 The Widget Transform . . . 24. [c1]", True),               # as an answer quotes it
     ("WG-KX-512 | 2 | 128", False),                                  # a data table's rows
     ("2 | 128 bits | 3", False),
@@ -3654,3 +3655,64 @@ def test_a_contents_entry_is_scored_with_its_broken_words_joined():
 ])
 def test_a_page_question_finds_the_entry_the_layout_broke(agents, corpus, question, needs):
     answered(agents, corpus, question, needs)
+
+
+def test_an_entry_is_found_by_the_label_the_question_names():
+    """"On which page does Appendix B begin?" names the part by its label, which no share of the
+    question's words can find in "Append | ix B — Widget Loop Bounds | 46"; the entry opening with
+    the label scores in full, any other entry half its share."""
+    from citerag.answer.asked import label_scored, opens_with_label
+
+    assert opens_with_label(["appendix b"], "Append | ix B — Widget Loop Bounds | 46")
+    assert opens_with_label(["section 4"], "Widget Standard > Table of Contents 4 Auxiliary Wid | gets | 18")
+    assert not opens_with_label(["section 4"], "2.2 Acrony | ms | 4")  # a page number is no label
+    assert not opens_with_label(["section 9"], "13.1.7 Vers | ion 2.6.4 [2001 Jul 9: a birthday] 212")
+    assert not opens_with_label(["table 4"], "4 Auxiliary Widgets | 18")  # a section's, not a table's
+    score = label_scored(lambda _t: 0.8, ["section 4"])
+    assert score("4 Auxiliary Wid | gets | 18") == 1.0 and score("2.2 Acrony | ms | 4") == 0.4
+    assert label_scored(len, []) is len
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "On which page of FIPS 203 does Appendix B begin?", "46"),
+    ("default", "On which page does Section 4 of FIPS 203 start?", "Auxiliary Alg | orithms | 18"),
+    ("tech-manuals", "On which page of the AMC manual does section 9 begin?", "Commands manual | 71"),
+])
+def test_a_part_named_by_its_number_is_found_in_the_contents(agents, corpus, question, needs):
+    """The entry of the numbered part alone: before, Appendix B's entry was not read as one (its
+    kind word broken across cells), section 4's question had no term left to rank entries by, and
+    the AMC list was looked up but not held relevant, so the loop ran out of rounds."""
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused and needs in r.answer.answer and "\n" not in r.answer.answer, (
+        r.answer.answer, r.answer.notes)
+
+
+@pytest.mark.parametrize("corpus, question, first", [
+    ("default", "Which section of FIPS 203 covers K-PKE key generation?", "5.1"),
+    ("tech-manuals", "Which section of the AMC manual covers groups of questions?", "5.4.5"),
+])
+def test_which_section_is_answered_by_that_sections_own_entry(agents, corpus, question, first):
+    """"5.1 | K-PKE Key Generation | 28": a numbered contents entry says where, whatever cells the
+    layout split it into; it was typed as no section title (only "5 The | K-PKE …" was) and lost
+    half its score to its parent's entry or an example's."""
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused and r.answer.answer.startswith(first), r.answer.answer
+
+
+@pytest.mark.parametrize("corpus, first, answer, follow_up, needs", [
+    ("default", "What does Appendix B of FIPS 203 cover?", "Appendix B — SampleNTT Loop Bounds: … [c1]",
+     "and on which page does it begin?", "Appendix B"),
+    ("tech-manuals", "What does section 6.6 of the AMC manual cover?", "6.6 Reading the copies: … [c1]",
+     "and on which page does it start?", "section 6.6"),
+])
+def test_it_after_a_question_on_a_numbered_part_is_that_part(agents, corpus, first, answer, follow_up, needs):
+    """Nothing else named, the numbered part is what the turn was about (it was the document:
+    "on which page does FIPS 203 begin?")."""
+    assert needs in rewritten(agents, corpus, first, answer, follow_up)
+
+
+def test_what_an_appendix_covers_opens_with_its_title_when_no_chunk_starts_with_it(agents):
+    """Appendix C's first chunk does not repeat its title ("Implementations should not bound …",
+    the title stood on the page before): the earliest chunk the title heads answers, under the
+    title, not a later subsection's table of repetitions."""
+    answered(agents, "default", "What does Appendix C of FIPS 204 contain?", "Appendix C — Loop Bounds")

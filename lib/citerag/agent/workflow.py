@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -42,7 +43,9 @@ from citerag.answer.asked import (
     front_asked,
     front_phrase,
     joins_things,
+    label_scored,
     leading_scope,
+    opens_with_label,
     reads_contents,
     split_parts,
     subsection_of,
@@ -312,7 +315,7 @@ class AgentWorkflow(Workflow):
         score = Scorer(st.qa, self.idf)
         # (scored by its entries of the asked level: a chapter's, when the question asks for one)
         kind = asked_part_kind(st.qa.text)
-        ranked = _ranked_lists(score, kind, lists)
+        ranked = _ranked_lists(label_scored(score, st.qa.anchors), kind, lists)
         # (an entry never holds the question's frame, "on which page does … start", so its share
         # of the terms stays low: the best lists are taken, unless their entries share next to nothing)
         found = [(s, cid) for s, cid in ranked[:n] if s >= _CONTENTS_MIN_SHARE]
@@ -325,7 +328,10 @@ class AgentWorkflow(Workflow):
             rest = score.without(score.held(" ".join(entry_forms(best))))
             others = {cid: entries for cid, entries in lists.items() if cid not in {c for _, c in found}}
             found += [(s, cid) for s, cid in _ranked_lists(rest, kind, others)[:1] if s >= _CONTENTS_MIN_SHARE]
-        return self._looked_up(st, found)
+        # (a list holding the entry of the section the question names by number is what it asks
+        # for, whatever share of its words the entry holds: "on which page does section 9 begin?")
+        labelled = bool(found) and any(opens_with_label(st.qa.anchors, e) for e in lists[found[0][1]])
+        return self._looked_up(st, found, relevant=labelled)
 
     def _looked_up(self, st: AgentState, found: list[tuple[float, str]], relevant: bool = False) -> list[str]:
         """The contents lists found move to the contents slots, which the evidence budget keeps
@@ -389,7 +395,7 @@ _CONTENTS: dict[int, dict[str, list[str]]] = {}
 _CONTENTS_MIN_SHARE = 0.1  # a contents entry sharing less of the question's terms names something else
 
 
-def _ranked_lists(score: Scorer, kind: str, lists: dict[str, list[str]]) -> list[tuple[float, str]]:
+def _ranked_lists(score: Callable[[str], float], kind: str, lists: dict[str, list[str]]) -> list[tuple[float, str]]:
     """Contents lists by their best entry of the asked kind, best first."""
     return sorted(((max((best_form_score(score, e) for e in entries if entry_of_kind(kind, e)), default=0.0), cid)
                    for cid, entries in lists.items()), key=lambda x: (-x[0], x[1]))

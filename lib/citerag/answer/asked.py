@@ -37,6 +37,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from citerag.answer.citations import strip_citations
+from citerag.retrieval.query import in_section
 from citerag.text.inflect import IRREGULAR, bases, says_word, spellings, split_camel
 from citerag.text.patterns import (
     ACRONYM,
@@ -148,9 +149,12 @@ _REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
 # layout broke across two cells, "9.3.5 | 3.2 Widget fill … 140", is read whole)
 _LEADERS = r"(?:[ \t|_]*\.){3,}[ \t|._]*"
 CONTENTS_LEADERS = re.compile(_LEADERS)
-_NUMBERED_ENTRY = (r"^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Section|Chapter)\s+)?"
+# (the kind word may be broken across cells, "Append | ix B — SampleNTT Loop Bounds | 46", and a
+# dash may stand between the label and the title)
+_NUMBERED_ENTRY = (r"^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Section|Chapter|"
+                   r"[A-Z][a-z]+[ \t]*\|[ \t]*[a-z]+)\s+)?"
                    r"(?:\d{1,2}(?:\.\d{1,3})*\.?(?:[ \t]*\|[ \t]*\d{1,3}(?:\.\d{1,3})+)?|[A-Z](?:\.\d{1,3})*\.?)"
-                   r"(?:[ \t|]+|(?<=\.)(?=[A-Z])|"
+                   r"(?:[ \t|]+(?:[—–][ \t]+)?|(?<=\.)(?=[A-Z])|"
                    r"(?:(?<=\.\d)|(?<=\.\d\d)|(?<=\.\d\d\d))(?=[A-Z][a-z]))"
                    r"[A-Za-z][^\n]*?[a-z]{2}[^\n]*?"
                    rf"(?:{_LEADERS}|[ \t]*\|[ \t]*|_[ \t]*|\s…\s)(\d{{1,4}})"
@@ -376,6 +380,43 @@ def best_form_score(score: Callable[[str], float], entry: str) -> float:
     """An entry's share of the question's terms in its best form (`entry_forms`: "Para | meter"
     read whole)."""
     return max(score(v) for v in entry_forms(entry))
+
+
+def label_scored(score: Callable[[str], float], anchors: tuple[str, ...] | list[str]) -> Callable[[str], float]:
+    """The entry scorer, with an entry of the section or appendix a question names by number
+    scoring in full: "On which page does Appendix B begin?" names the part by its label, which
+    no term share can find ("Append | ix B — SampleNTT Loop Bounds | 46" holds no asked word).
+    Any other entry is some other part: its share counts half (with the label set apart, "On
+    which page does Section 4 start?" has no term left, and every entry held all of none)."""
+    if not _named_labels(anchors):
+        return score
+
+    def scored(text: str) -> float:
+        return 1.0 if opens_with_label(anchors, text) else UNLABELLED_SHARE * score(text)
+
+    return scored
+
+
+def opens_with_label(anchors: tuple[str, ...] | list[str], entry: str) -> bool:
+    """Whether the entry, in any of its forms, is the section or appendix an anchor names by
+    number ("appendix b": "Append | ix B — SampleNTT Loop Bounds | 46"). (Read under its list's
+    heading, "… Table of Contents 4 Auxiliary Alg | orithms | 18", it opens at its first label.)"""
+    named = _named_labels(anchors)
+    for form in entry_forms(entry) if named else ():
+        row = _ENTRY_CELLS.sub(" ", form).strip()
+        label = _FIRST_LABEL.search(row)
+        if any(in_section(a, [row, row[label.start():]] if label else [row]) for a in named):
+            return True
+    return False
+
+
+def _named_labels(anchors: tuple[str, ...] | list[str]) -> list[str]:
+    return [a for a in anchors if a.partition(" ")[0] in ("section", "appendix")]
+
+
+_ENTRY_CELLS = re.compile(r"[\s|]+")
+_FIRST_LABEL = re.compile(r"(?<=\s)(?:\d|(?:section|appendix)\s)", re.I)
+UNLABELLED_SHARE = 0.5
 
 
 def entry_forms(entry: str) -> tuple[str, ...]:

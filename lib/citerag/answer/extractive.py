@@ -40,6 +40,7 @@ from citerag.answer.asked import (
     front_asked,
     front_phrase,
     joins_things,
+    label_scored,
     reads_contents,
     split_parts,
     states_a_default,
@@ -51,7 +52,14 @@ from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
 from citerag.answer.units import FRONT_PAGES, Passage, Unit, announces, front_lines, passages, states_default, units
 from citerag.core.params import AnswerParams
-from citerag.retrieval.query import QueryAnalysis, asked_section, content_words, definition_subject, in_section
+from citerag.retrieval.query import (
+    QueryAnalysis,
+    anchors,
+    asked_section,
+    content_words,
+    definition_subject,
+    in_section,
+)
 from citerag.retrieval.rerank import is_overview
 from citerag.text.inflect import says_word
 from citerag.text.patterns import (
@@ -331,8 +339,10 @@ def passage_type(types: tuple[str, ...], p: Passage, acronym: str = "", plurals:
     shape only where it ends, and the items that follow it are the list. A list question ("which
     fonts …") is also answered by a passage naming a class of the asked thing in the plural ("… the
     Type 1 Postscript fonts present in …")."""
-    # A numbered section title over the passage says where it is: what "which section …" asks.
-    located = "locator" in types and bool(_numbered_title(p))
+    # A numbered section title over the passage says where it is: what "which section …" asks; so
+    # does a numbered contents entry, however its layout broke ("5.1 | K-PKE Key Generation | 28")
+    located = "locator" in types and (bool(_numbered_title(p))
+                                      or (p.head.kind == "contents" and entry_of_kind("section", p.head.text)))
     named = "list" in types and any(_has(p.text, w) for w in plurals)
     # "What are drift windows?" reads as a list question too, but "Drift windows are intervals of
     # …" opens by defining the asked thing: that is the answer's shape, commas or not.
@@ -564,7 +574,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         # (a contents entry scored in its best form: "4.1 Crypto | graphic Functions | 18" holds
         # "cryptographic")
         entry_scorer = Scorer(_as_entry(pqa), idf, ordinary) if listed and located else None
-        entry_score = (partial(best_form_score, _form_stated(entry_scorer, heads)) if entry_scorer is not None
+        entry_score = (partial(best_form_score, label_scored(_form_stated(entry_scorer, heads), anchors(part.text)))
+                       if entry_scorer is not None
                        else form_score)
         ranked = sorted(((passage_score(entry_score if p.head.kind == "contents" else form_score, part.types, p,
                                         rank[p.head.key], want.acronym, plurals, describes, subject, asks_io)
@@ -1042,10 +1053,20 @@ def _section_opening(qa: QueryAnalysis, evidence: list[Evidence], all_units: lis
     anchor = asked_section(qa.text)
     if not anchor:
         return []
+    own: list[tuple[tuple[int, int], str, Evidence]] = []
     for ev in evidence:
         title = next((h for h in reversed(ev.heading.split(" > ")) if in_section(anchor, [h])), "")
-        if not title or (qa.docs and ev.doc_id not in qa.docs) or not ev.text.lstrip().startswith(title):
+        if not title or (qa.docs and ev.doc_id not in qa.docs):
             continue
+        if ev.text.lstrip().startswith(title):
+            own.insert(0, ((-1, -1), title, ev))
+            break
+        # (a chunk the title heads directly, not a subsection's, when no retrieved one opens the
+        # section: its earliest states its subject, "Appendix C — Loop Bounds: Implementations
+        # should not bound …", where a later subsection's table of repetitions does not)
+        if ev.heading.split(" > ")[-1] == title:
+            own.append(((ev.loc.start_page, ev.ordinal), title, ev))
+    for _, title, ev in sorted(own, key=lambda x: x[0])[:1]:
         first = next((u for u in all_units if u.key == ev.key and u.kind != "title"), None)
         if first is not None:
             return [replace(first, text=f"{_restated_title(title)}: {first.text}")]

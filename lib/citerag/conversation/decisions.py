@@ -586,6 +586,12 @@ class Decider:
         if member and member.group(1).lower() not in STOPWORDS:
             return Focus(member.group(1), f"{member.group(1)} {member.group(2)}", doc_scope)
         phrase = self._last_phrase(q)
+        if phrase is None and parts:
+            # nothing named but a numbered part: "What does Appendix B of DOC cover?" is about the
+            # appendix, and "and on which page does it begin?" asks where the appendix begins (the
+            # document is the scope, named again by the rewrite)
+            part = re.sub(r"\s+of\s.*$", "", _numbered_part(q) or "", flags=re.I)
+            return Focus(part, part, doc_scope)
         if phrase is None and doc_scope:
             # nothing else named: the question was about the named document or what it specifies
             # ("Which problem is X-DSA based on?" then "which scheme is it derived from?")
