@@ -3716,3 +3716,33 @@ def test_what_an_appendix_covers_opens_with_its_title_when_no_chunk_starts_with_
     the title stood on the page before): the earliest chunk the title heads answers, under the
     title, not a later subsection's table of repetitions."""
     answered(agents, "default", "What does Appendix C of FIPS 204 contain?", "Appendix C — Loop Bounds")
+
+
+def test_which_lines_or_steps_asks_for_their_numbers_not_a_list():
+    from citerag.answer.asked import CUES, answer_types
+
+    assert answer_types("Which lines of widget_sign compute the checksum over M?") == ("lines",)
+    assert "lines" in answer_types("In which steps does Algorithm 4 expand the seed?")
+    assert "lines" in answer_types("In which lines are the values compressed?")
+    assert "lines" not in answer_types("Which lines are drawn dashed?")  # (a list of drawn lines)
+    for stated in ("A checksum is computed over M (lines 3 through 5).", "generated in steps 3-7 of Widget.Gen",
+                   "line 6 in both widget_sign and widget_verify"):
+        assert CUES["lines"].search(stated), stated
+    for not_stated in ("3: for (i ← 0; i < k; i++)", "the line width is set first", "Step by step"):
+        assert not CUES["lines"].search(not_stated), not_stated
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("Which steps of K-PKE.KeyGen generate the matrix A?", "steps 3-7"),
+    ("Which lines of wots_sign compute the checksum over M?", "lines 3 through 5"),
+])
+def test_which_steps_of_an_algorithm_is_answered_by_the_prose_stating_their_range(agents, question, needs):
+    """The algorithm's listing (title, description, every step) was quoted: it shows each step
+    alone, and the question asks which of them do the thing, which prose states as a range."""
+    answered(agents, "default", question, needs)
+
+
+def test_which_lines_of_a_command_is_still_answered_without_a_range(agents):
+    """A manual's "which lines" question whose answer states no numbered range keeps its answer."""
+    r = ask(agents, "tech-manuals", "Which lines does Gri's ignore last command ignore?")
+    assert not r.answer.refused, r.answer.notes

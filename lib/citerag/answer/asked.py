@@ -102,6 +102,11 @@ TYPES: dict[str, re.Pattern[str]] = {
     # size …", which asks for a size)
     "page": re.compile(r"\b(?:which|what) pages?\b(?=\s+(?:of|in|does|do|did|is|are|was|were|has|have|will)\b)", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
+    # "which lines of X compute Y?", "which steps of X generate Y?": the numbers of an algorithm's
+    # steps, which prose states as a range ("Lines 3 through 5 of X compute …"), where the listing
+    # shows each step alone
+    "lines": re.compile(r"\bin (?:which|what) (?:steps|lines)\b|"
+                       r"\b(?:which|what) (?:steps|lines)\b(?= (?:of|in|does|do|did)\b)", re.I),
     "yesno": re.compile(r"^(is|are|does|do|can|should|must|may|was|were|has|have|will|could)\b", re.I),
     "list": re.compile(r"(?:^|[:;]\s*)(?:what|which) (?:are (?:the |its |their )?)?"
                        # (not past a verb: "which command cancels all forms of X" asks for one command)
@@ -466,6 +471,8 @@ CUES: dict[str, re.Pattern[str]] = {
     "page": CONTENTS_ROW,
     "citation": _REFERENCE_CUE,
     "title": _REFERENCE_CUE,  # a cited work's title stands in its entry
+    # a range of an algorithm's steps or lines, or one ("steps 3-7", "lines 10 through 13", "line 6")
+    "lines": re.compile(r"\b(?:lines?|steps?)\s+\d{1,3}\b(?:\s*(?:-|–|through|to|and)\s*\d{1,3}\b)?", re.I),
     # a numbered title ("10.2.2 Key Generation", "A.3 Examples") or a named part ("Table 4", "Section 3.1")
     "locator": re.compile(r"(?m)^\s*(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})+)\s+[A-Z][a-z]|"
                           r"\b(?:Section|Chapter|Appendix|Annex|Table|Figure)\s+(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*\b"),
@@ -659,7 +666,9 @@ class Asked:
 
 def answer_types(text: str) -> tuple[str, ...]:
     t = text.strip()
-    return tuple(n for n, rx in TYPES.items() if rx.search(t))
+    types = tuple(n for n, rx in TYPES.items() if rx.search(t))
+    # ("which lines of X …" asks for the lines' numbers, not a list of things)
+    return tuple(n for n in types if n != "list") if "lines" in types else types
 
 
 _QUANTITY = {"money": "an amount of money", "duration": "a duration", "limit": "a limit (maximum or minimum)",

@@ -413,7 +413,10 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
         topics = qa.identifiers[:2]
     want = asked(qa.text, qa.identifiers, qa.doc_mentions, topics, attribute)
 
-    if qa.mode == "algorithm":
+    # (which of its steps do something: prose stating their range answers, when the evidence has one)
+    ranged = "lines" in answer_types(qa.text) and any(u.kind == "sentence" and CUES["lines"].search(u.text)
+                                                      for u in all_units)
+    if qa.mode == "algorithm" and not ranged:
         steps = _algorithm_steps(qa, all_units, score)
         if steps and _ASKS_WHAT_IT_DOES.match(qa.text) and not _STEP_ASKED.search(qa.text):
             steps = _with_description(steps, all_units)
