@@ -3746,3 +3746,30 @@ def test_which_lines_of_a_command_is_still_answered_without_a_range(agents):
     """A manual's "which lines" question whose answer states no numbered range keeps its answer."""
     r = ask(agents, "tech-manuals", "Which lines does Gri's ignore last command ignore?")
     assert not r.answer.refused, r.answer.notes
+
+
+def test_a_contents_entry_whose_page_the_layout_read_first_is_an_entry():
+    """A list whose page numbers the text layer puts before the next title (". . . 99 10.2
+    Modifying a Widget", "98 Chapter 10 Writing Widgets"): no line ended with a page, so the list
+    had no entries at all, and every page or section question on it was answered from prose."""
+    from citerag.answer.asked import contents_entries, entry_forms, entry_of_kind
+
+    text = ("98 Chapter 10 Writing your own Widgets\n"
+            ". . . . . . . . . . . . . . . 98 10.1 A very simple Widget\n"
+            " . . . . . . . . . . . 99 10.2 Modifying a Built in Widget\n"
+            "12 widgets were sold in 2010\n"       # prose opening with a number
+            "Chapter 11 Gadgets")                  # a running header: no page
+    entries = contents_entries(text)
+    assert entries == text.split("\n")[:3]
+    assert entry_forms(entries[2])[-1] == "10.2 Modifying a Built in Widget … 99"
+    assert entry_of_kind("chapter", entries[0]) and not entry_of_kind("chapter", entries[1])
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("Which section of the ReportLab user guide is about modifying a built in flowable?",
+     "10.2 Modifying a Built in Flowable … 99"),
+    ("On which page does chapter 10, Writing your own Flowable Objects, start in the ReportLab user guide?",
+     "Chapter 10 Writing your own Flowable Objects … 98"),
+])
+def test_a_contents_list_with_its_pages_read_first_answers_with_the_page_last(agents, question, needs):
+    answered(agents, "tech-manuals", question, needs)

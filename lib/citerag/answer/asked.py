@@ -172,7 +172,21 @@ _INDEX_ENTRY = (rf"^[ \t]*[A-Za-z][^\n]*?[a-z]{{2}}[^\n]*?(?:{_LEADERS}|\s…\s)
                 r"[ \t]*\.?(?:[ \t]*\[[^\]\n]*\])*[ \t]*$")
 # (an index set in columns has an entry of each in a line, in cells of their own)
 _INDEX_CELL = re.compile(_INDEX_ENTRY)
-CONTENTS_ROW = re.compile(rf"(?m){_NUMBERED_ENTRY}|{_INDEX_ENTRY}")
+# … or with its page before it: a list whose page numbers the layout read before the next title
+# (". . . . 99 10.2 Modifying a Built in Flowable", "98 Chapter 10 Writing your own Flowable
+# Objects"; in an answer, "… 99 10.2 …"); a chapter's or appendix's without leaders
+_LEADING_PAGE_ENTRY = (rf"^[ \t|]*(?:(?:{_LEADERS}|…[ \t]*)(\d{{1,4}})[ \t]+(?:(?:Chapter|Appendix|Section)\s+)?|"
+                       r"(\d{1,4})[ \t]+(?:Chapter|Appendix)\s+)"
+                       r"(?:\d{1,2}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})*)\.?[ \t]+[A-Z][^\n]*?[a-z]{2}[^\n]*$")
+_LEADING_PAGE_ROW = re.compile(_LEADING_PAGE_ENTRY)
+
+
+def page_first(entry: str) -> bool:
+    """Is the entry written with its page before its title (`_LEADING_PAGE_ENTRY`)?"""
+    return bool(_LEADING_PAGE_ROW.match(entry))
+
+
+CONTENTS_ROW = re.compile(rf"(?m){_NUMBERED_ENTRY}|{_INDEX_ENTRY}|{_LEADING_PAGE_ENTRY}")
 # A word a contents list's layout broke across two cells ("Widg | et Layout"), at times with a stray
 # letter at the break ("Symboi | ls").
 _BROKEN_WORD = re.compile(r"(?<=[a-z])( ?[a-z])? \| (?=[a-z])")
@@ -189,6 +203,9 @@ def contents_entries(text: str) -> list[str]:
     holding an index's columns ("cookbook . . . 35 | directories, changing . . . 74")."""
     out: list[str] = []
     for ln in text.split("\n"):
+        if _LEADING_PAGE_ROW.match(ln):
+            out.append(ln)
+            continue
         if not (_ENTRY_MARK.search(ln) and _ENTRY_END.search(ln)):
             continue
         cells = ln.split(" | ")
@@ -360,6 +377,7 @@ def entry_of_kind(kind: str, entry: str) -> bool:
     chapter's, a table's (figure's, algorithm's), or a section's (no table's or figure's)."""
     if not kind:
         return True
+    entry = entry_forms(entry)[-1] if page_first(entry) else entry  # (its page read last)
     if kind == "chapter":
         return bool(_CHAPTER_ENTRY.match(entry))
     m = _ENTRY_KIND.match(entry)
@@ -426,7 +444,12 @@ UNLABELLED_SHARE = 0.5
 
 def entry_forms(entry: str) -> tuple[str, ...]:
     """An entry as written, then with its broken words joined both ways ("8 Para | meter Sets | 39"
-    → "8 Parameter Sets | 39"): an entry is scored on the question's words in its best form."""
+    → "8 Parameter Sets | 39"), or with its page read last (". . . 99 10.2 Modifying X" → "10.2
+    Modifying X … 99"): an entry is scored, and its kind and label read, in its best form."""
+    m = _LEADING_PAGE_ROW.match(entry)
+    if m:
+        page = m.group(1) or m.group(2)
+        return (entry, f"{entry[m.end(1) if m.group(1) else m.end(2):].strip()} … {page}")
     if not _BROKEN_WORD.search(entry):
         return (entry,)
     return (entry, _BROKEN_WORD.sub(lambda m: m.group(1) or "", entry), _BROKEN_WORD.sub("", entry))
