@@ -3773,3 +3773,23 @@ def test_a_contents_entry_whose_page_the_layout_read_first_is_an_entry():
 ])
 def test_a_contents_list_with_its_pages_read_first_answers_with_the_page_last(agents, question, needs):
     answered(agents, "tech-manuals", question, needs)
+
+
+@pytest.mark.parametrize("corpus, first, follow_up, needs", [
+    ("default", "What does IR 8545 cite as reference [4]?", "and as reference [5]?", "cite as reference [5]"),
+    ("default", "On which page of NIST IR 8547 is Table 6, on block ciphers?", "and Table 7?",
+     "On which page of NIST IR 8547 is Table 7?"),
+    ("tech-manuals", "What does section 6.6 of the AMC manual cover?", "and section 6.7?",
+     "What does section 6.7 of the AMC manual cover?"),
+])
+def test_a_follow_up_naming_a_sibling_by_its_label_asks_the_same_of_it(agents, corpus, first, follow_up, needs):
+    """The thing of the same kind with another label: before, "reference [5]" was read as an
+    attribute of the old one ("What is the as reference [5] of [4]"), and "section 6.7" replaced
+    the old label's first digit only ("section 6.7.6")."""
+    assert needs in rewritten(agents, corpus, first, "… [c1]", follow_up)
+
+
+def test_a_follow_up_asking_something_else_of_a_labelled_thing_is_no_label_swap(agents):
+    rw = rewritten(agents, "default", "What does Algorithm 12 of FIPS 204 compute?", "… [c1]",
+                   "and the inputs of Algorithm 13?")
+    assert "compute" not in rw, rw

@@ -366,6 +366,27 @@ def _numbered_part(question: str) -> str | None:
     return m.group(0).rstrip(".") if m else None
 
 
+# A thing named by its kind and its label ("reference [5]", "Table 7", "section 3.2") ending a fragment
+_LABELLED = re.compile(r"\b([A-Za-z][a-z]+)\s+(\[\d{1,3}\]|\d{1,3}(?:\.\d{1,3})*|[A-Z])\s*$")
+
+
+def _swap_label(prev_q: str, frag: str) -> Rewrite | None:
+    """"and as reference [5]?" after "What does DOC cite as reference [4]?": the same question of
+    the thing of that kind with the new label ("… cite as reference [5]?"); a template read it as
+    an attribute of the old one ("What is the as reference [5] of [4]")."""
+    m = _LABELLED.search(frag.strip())
+    # (nothing but the label's phrase: "and the inputs of Algorithm 13?" asks something else of it)
+    if not m or any(w.lower() not in STOPWORDS for w in _words(frag.strip()[:m.start()])):
+        return None
+    kind, label = m.group(1), m.group(2)
+    old = re.search(rf"\b{re.escape(kind)}s?\s+(\[\d{{1,3}}\]|\d{{1,3}}(?:\.\d{{1,3}})*|[A-Z])(?![\w.])", prev_q, re.I)
+    if not old or old.group(1) == label:
+        return None
+    # (what was said of the old one goes with it: "… is Table 6, on block ciphers?")
+    q = f"{prev_q[:old.start(1)]}{label}{_APPOSITIVE.sub('', prev_q[old.end(1):], count=1)}"
+    return Rewrite(q if q.rstrip().endswith("?") else q.rstrip() + "?", [f"{kind} {label}"], "swap_label")
+
+
 _WHICH_AUX = re.compile(rf"^\s*(?:which|what)\s+(?:[\w-]+\s+){{0,4}}?({AUXILIARY_ALTERNATION})\s+(\S.*)$", re.I)
 _DO_MODAL = frozenset("does do did can could should will would must may might shall".split())
 
@@ -834,7 +855,7 @@ class Decider:
                 return (self._swap_marked(prev_q, frag.split()[-1]) or self._swap_kin(prev_q, words[0])
                         or self._swap_sibling(prev_q, words[0]) or self._swap_located(prev_q, frag)
                         or self._swap_last_word(prev_q, words[0]))
-            return (self._swap_complement(frag, prev_q) or self._swap_head(frag, prev_q)
+            return (self._swap_complement(frag, prev_q) or _swap_label(prev_q, frag) or self._swap_head(frag, prev_q)
                     or self._swap_member(frag, prev_q) or self._swap_located(prev_q, frag)
                     or self._template(frag, prev_q, f))
         # a question naming one word at most ("and in which year?") asks it of the earlier subject
