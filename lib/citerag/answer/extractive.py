@@ -1052,7 +1052,8 @@ def _section_opening(qa: QueryAnalysis, evidence: list[Evidence], all_units: lis
     """"What is Section 2.3 (of DOC) about?" is answered by the section's title and first unit,
     from the passage opening it (its text starts with the title), restated "2.3 Mathematical
     Symbols: …"; a sentence elsewhere mentioning "(see Section 2.3)" says nothing of its subject.
-    Nothing when no retrieved passage opens the section (of a named document)."""
+    When no retrieved passage opens with the title, the earliest one the title heads directly;
+    nothing when none is under it (in a named document)."""
     anchor = asked_section(qa.text)
     if not anchor:
         return []
