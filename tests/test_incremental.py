@@ -80,8 +80,10 @@ def test_sigint_during_embedding_keeps_what_was_embedded_and_a_rerun_embeds_only
     shutil.copytree(resolve(params.paths.cache) / "pages", tmp_path / "cache" / "pages")
     cmd = [sys.executable, "-m", "citerag", "index", "--set", f"paths.artifacts={tmp_path / 'art'}",
            "--set", f"paths.cache={tmp_path / 'cache'}", "--set", "embed.max_seq_length=64"]
+    # (the build starts with Ctrl-C's default action, as from a terminal: a test process may run with
+    # SIGINT ignored, which a child inherits, and a Python started so never raises KeyboardInterrupt)
     proc = subprocess.Popen(cmd, cwd=repo_root(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            bufsize=1)
+                            bufsize=1, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = []
     while not (seen and seen[-1].startswith("embed: 1/")):  # printed once the first block is cached
         line = proc.stderr.readline()
