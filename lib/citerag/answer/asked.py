@@ -181,9 +181,14 @@ _LEADING_PAGE_ENTRY = (rf"^[ \t|]*(?:(?:{_LEADERS}|…[ \t]*)(\d{{1,4}})[ \t]+(?
 _LEADING_PAGE_ROW = re.compile(_LEADING_PAGE_ENTRY)
 
 
-def page_first(entry: str) -> bool:
-    """Is the entry written with its page before its title (`_LEADING_PAGE_ENTRY`)?"""
-    return bool(_LEADING_PAGE_ROW.match(entry))
+def page_last(entry: str) -> str:
+    """The entry with its page read last when the layout put it first (`_LEADING_PAGE_ENTRY`:
+    ". . . 99 10.2 Modifying X" → "10.2 Modifying X … 99"), else the entry as written."""
+    m = _LEADING_PAGE_ROW.match(entry)
+    if not m:
+        return entry
+    page = 1 if m.group(1) else 2
+    return f"{entry[m.end(page):].strip()} … {m.group(page)}"
 
 
 CONTENTS_ROW = re.compile(rf"(?m){_NUMBERED_ENTRY}|{_INDEX_ENTRY}|{_LEADING_PAGE_ENTRY}")
@@ -377,7 +382,7 @@ def entry_of_kind(kind: str, entry: str) -> bool:
     chapter's, a table's (figure's, algorithm's), or a section's (no table's or figure's)."""
     if not kind:
         return True
-    entry = entry_forms(entry)[-1] if page_first(entry) else entry  # (its page read last)
+    entry = page_last(entry)
     if kind == "chapter":
         return bool(_CHAPTER_ENTRY.match(entry))
     m = _ENTRY_KIND.match(entry)
@@ -411,26 +416,29 @@ def label_scored(score: Callable[[str], float], anchors: tuple[str, ...] | list[
     no term share can find ("Append | ix B — SampleNTT Loop Bounds | 46" holds no asked word).
     Any other entry is some other part: its share counts half (with the label set apart, "On
     which page does Section 4 start?" has no term left, and every entry held all of none)."""
-    if not _named_labels(anchors):
+    named = _named_labels(anchors)
+    if not named:
         return score
 
-    def scored(text: str) -> float:
-        return 1.0 if opens_with_label(anchors, text) else UNLABELLED_SHARE * score(text)
+    def scored(form: str) -> float:  # (called on each form by `best_form_score`)
+        return 1.0 if _opens_with(named, form) else UNLABELLED_SHARE * score(form)
 
     return scored
 
 
 def opens_with_label(anchors: tuple[str, ...] | list[str], entry: str) -> bool:
     """Whether the entry, in any of its forms, is the section or appendix an anchor names by
-    number ("appendix b": "Append | ix B — SampleNTT Loop Bounds | 46"). (Read under its list's
-    heading, "… Table of Contents 4 Auxiliary Alg | orithms | 18", it opens at its first label.)"""
+    number ("appendix b": "Append | ix B — SampleNTT Loop Bounds | 46")."""
     named = _named_labels(anchors)
-    for form in entry_forms(entry) if named else ():
-        row = _ENTRY_CELLS.sub(" ", form).strip()
-        label = _FIRST_LABEL.search(row)
-        if any(in_section(a, [row, row[label.start():]] if label else [row]) for a in named):
-            return True
-    return False
+    return bool(named) and any(_opens_with(named, form) for form in entry_forms(entry))
+
+
+def _opens_with(named: list[str], form: str) -> bool:
+    """One form of an entry opens with a named label (read under its list's heading, "… Table of
+    Contents 4 Auxiliary Alg | orithms | 18", it opens at its first label)."""
+    row = _ENTRY_CELLS.sub(" ", form).strip()
+    label = _FIRST_LABEL.search(row)
+    return any(in_section(a, [row, row[label.start():]] if label else [row]) for a in named)
 
 
 def _named_labels(anchors: tuple[str, ...] | list[str]) -> list[str]:
@@ -446,10 +454,9 @@ def entry_forms(entry: str) -> tuple[str, ...]:
     """An entry as written, then with its broken words joined both ways ("8 Para | meter Sets | 39"
     → "8 Parameter Sets | 39"), or with its page read last (". . . 99 10.2 Modifying X" → "10.2
     Modifying X … 99"): an entry is scored, and its kind and label read, in its best form."""
-    m = _LEADING_PAGE_ROW.match(entry)
-    if m:
-        page = m.group(1) or m.group(2)
-        return (entry, f"{entry[m.end(1) if m.group(1) else m.end(2):].strip()} … {page}")
+    last = page_last(entry)
+    if last != entry:
+        return (entry, last)
     if not _BROKEN_WORD.search(entry):
         return (entry,)
     return (entry, _BROKEN_WORD.sub(lambda m: m.group(1) or "", entry), _BROKEN_WORD.sub("", entry))

@@ -390,7 +390,8 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     # or which section covers it)
     byline = asks_byline(qa.text, qa.doc_mentions)
     all_units = [u for ev in evidence for u in units(ev, reads_contents(qa.text), byline)]
-    paged = "page" in answer_types(qa.text)
+    types = answer_types(qa.text)
+    paged = "page" in types
     if not all_units:
         return Draft("", "none")
     if byline:
@@ -414,7 +415,7 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     want = asked(qa.text, qa.identifiers, qa.doc_mentions, topics, attribute)
 
     # (which of its steps do something: prose stating their range answers, when the evidence has one)
-    ranged = "lines" in answer_types(qa.text) and any(u.kind == "sentence" and CUES["lines"].search(u.text)
+    ranged = "lines" in types and any(u.kind == "sentence" and CUES["lines"].search(u.text)
                                                       for u in all_units)
     if qa.mode == "algorithm" and not ranged:
         steps = _algorithm_steps(qa, all_units, score)
@@ -1057,20 +1058,16 @@ def _section_opening(qa: QueryAnalysis, evidence: list[Evidence], all_units: lis
     anchor = asked_section(qa.text)
     if not anchor:
         return []
-    own: list[tuple[tuple[int, int], str, Evidence]] = []
-    for ev in evidence:
-        title = next((h for h in reversed(ev.heading.split(" > ")) if in_section(anchor, [h])), "")
-        if not title or (qa.docs and ev.doc_id not in qa.docs):
-            continue
-        if ev.text.lstrip().startswith(title):
-            own.insert(0, ((-1, -1), title, ev))
-            break
-        # (a chunk the title heads directly, not a subsection's, when no retrieved one opens the
-        # section: its earliest states its subject, "Appendix C — Loop Bounds: Implementations
-        # should not bound …", where a later subsection's table of repetitions does not)
-        if ev.heading.split(" > ")[-1] == title:
-            own.append(((ev.loc.start_page, ev.ordinal), title, ev))
-    for _, title, ev in sorted(own, key=lambda x: x[0])[:1]:
+    under = [(title, ev) for ev in evidence if not (qa.docs and ev.doc_id not in qa.docs)
+             and (title := next((h for h in reversed(ev.heading.split(" > ")) if in_section(anchor, [h])), ""))]
+    # (when no retrieved chunk opens with the title, the earliest it heads directly, not a
+    # subsection's: it states the subject, "Appendix C — Loop Bounds: Implementations should not
+    # bound …", where a later subsection's table of repetitions does not)
+    opening = next(((t, ev) for t, ev in under if ev.text.lstrip().startswith(t)), None) or min(
+        ((t, ev) for t, ev in under if ev.heading.split(" > ")[-1] == t),
+        key=lambda x: (x[1].loc.start_page, x[1].ordinal), default=None)
+    if opening is not None:
+        title, ev = opening
         first = next((u for u in all_units if u.key == ev.key and u.kind != "title"), None)
         if first is not None:
             return [replace(first, text=f"{_restated_title(title)}: {first.text}")]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from citerag.answer.asked import CONTENTS_LEADERS as _LEADERS
 from citerag.answer.asked import REFERENCE_ENTRY as _REFERENCE_ENTRY
-from citerag.answer.asked import contents_entries, entry_forms, is_byline, page_first, spelled_acronyms
+from citerag.answer.asked import contents_entries, is_byline, page_last, spelled_acronyms
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
@@ -135,7 +135,7 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Un
         for ln in raw:
             for cell in ([ln] if ln in entries else [c for c in ln.split(" | ") if c in entries]):
                 # (its page read last, as a reader expects it: "10.2 Modifying X … 99")
-                add(_LEADERS.sub(" … ", entry_forms(cell)[-1] if page_first(cell) else cell), "contents")
+                add(_LEADERS.sub(" … ", page_last(cell)), "contents")
         lines = _join_wrapped_cells([ln for ln in raw if not _DOT_LEADER.search(ln) and ln not in entries])
         header, caption = None, ""
         if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in own_titles:

@@ -367,7 +367,8 @@ def _numbered_part(question: str) -> str | None:
 
 
 # A thing named by its kind and its label ("reference [5]", "Table 7", "section 3.2") ending a fragment
-_LABELLED = re.compile(r"\b([A-Za-z][a-z]+)\s+(\[\d{1,3}\]|\d{1,3}(?:\.\d{1,3})*|[A-Z])\s*$")
+_LABEL = r"(\[\d{1,3}\]|\d{1,3}(?:\.\d{1,3})*|[A-Z])"
+_LABELLED = re.compile(rf"\b([A-Za-z][a-z]+)\s+{_LABEL}\s*$")
 
 
 def _swap_label(prev_q: str, frag: str) -> Rewrite | None:
@@ -379,7 +380,7 @@ def _swap_label(prev_q: str, frag: str) -> Rewrite | None:
     if not m or any(w.lower() not in STOPWORDS for w in _words(frag.strip()[:m.start()])):
         return None
     kind, label = m.group(1), m.group(2)
-    old = re.search(rf"\b{re.escape(kind)}s?\s+(\[\d{{1,3}}\]|\d{{1,3}}(?:\.\d{{1,3}})*|[A-Z])(?![\w.])", prev_q, re.I)
+    old = re.search(rf"\b{re.escape(kind)}s?\s+{_LABEL}(?![\w.])", prev_q, re.I)
     if not old or old.group(1) == label:
         return None
     # (what was said of the old one goes with it: "… is Table 6, on block ciphers?")
