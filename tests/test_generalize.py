@@ -3793,3 +3793,42 @@ def test_a_follow_up_asking_something_else_of_a_labelled_thing_is_no_label_swap(
     rw = rewritten(agents, "default", "What does Algorithm 12 of FIPS 204 compute?", "… [c1]",
                    "and the inputs of Algorithm 13?")
     assert "compute" not in rw, rw
+
+
+def test_lists_and_pairs_a_layout_ran_together_are_read_one_fact_each():
+    """An acronym list one entry to a paragraph ("PoP Proof of Possession") was held as a glossary
+    term waiting for a definition below, so no entry after the first paragraph was read, and a
+    mixed-case acronym was no acronym; a line of "Name: value" pairs was no unit at all; an e-mail
+    address alone under its heading was dropped as no statement."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    def read(heading: str, text: str) -> list[str]:
+        return [u.text for u in units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), text, heading))]
+
+    acronyms = read("Appendix A. List of Acronyms",
+                    "CAVP Cryptographic Algorithm Verification Program DRBG Deterministic Random Bit Generator\n\n"
+                    "KDF Key-Derivation Function\n\nPoP Proof of Possession\n\nTTP Trusted Third Party")
+    assert {"KDF: Key-Derivation Function", "PoP: Proof of Possession", "TTP: Trusted Third Party",
+            "DRBG: Deterministic Random Bit Generator"} <= set(acronyms), acronyms
+    # (a glossary term on its own line is still read with its definition below)
+    terms = read("Glossary", "widget combiner\n\nA function that joins two widgets into one.")
+    assert terms == ["widget combiner: A function that joins two widgets into one."], terms
+    ids = read("Author ORCID iDs", "Ann Lee: 0000-0002-1234-5678 Bo Chan-Wu: 0009-0001-2272-681X Cy Dorn: 0000-0001-1111-2222")
+    assert ids == ["Ann Lee: 0000-0002-1234-5678", "Bo Chan-Wu: 0009-0001-2272-681X", "Cy Dorn: 0000-0001-1111-2222"]
+    assert read("Report > Contact Information", "widget-comments@example.org") == [
+        "Contact Information: widget-comments@example.org"]
+    # (a labelled line with a longer value is one pair, as before)
+    assert read("Status", "Status: Final draft of the widget report") == ["Status: Final draft of the widget report"]
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("In NIST SP 800-227's list of acronyms, what does PoP stand for?", "Proof of Possession"),
+    ("What does TTP stand for in NIST SP 800-227?", "Trusted Third Party"),
+    ("What is Dustin Moody's ORCID iD, according to NIST IR 8545?", "0000-0002-4868-6684"),
+    ("Which contact e-mail address does NIST IR 8545 give?", "pqc-comments@nist.gov"),
+])
+def test_an_acronym_list_an_id_list_and_a_contact_address_answer(agents, question, needs):
+    answered(agents, "default", question, needs)
+

@@ -896,7 +896,8 @@ def expands(acronym: str, text: str) -> bool:
     return False
 
 
-_ACRONYM_WORD = re.compile(r"[A-Z][A-Z0-9]*(?:[-^+][A-Z0-9]*)*\+?")
+# (a small letter between two capitals too: "PoP" for Proof of Possession, "IoT")
+_ACRONYM_WORD = re.compile(r"[A-Z](?:[A-Z0-9]|[a-z](?=[A-Z]))*(?:[-^+][A-Z0-9]*)*\+?")
 
 
 def spelled_acronyms(text: str) -> list[tuple[str, str]]:

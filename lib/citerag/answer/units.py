@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass
 
 from citerag.answer.asked import CONTENTS_LEADERS as _LEADERS
+from citerag.answer.asked import CUES, contents_entries, is_byline, page_last, spelled_acronyms
 from citerag.answer.asked import REFERENCE_ENTRY as _REFERENCE_ENTRY
-from citerag.answer.asked import contents_entries, is_byline, page_last, spelled_acronyms
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
 from citerag.text.patterns import DOT_LEADER as _DOT_LEADER
@@ -143,7 +143,18 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Un
             heading = " > ".join([*own_titles[:-1], lines[0]])
             titled = True
             continue
+        if len(lines) == 1 and CUES["email"].fullmatch(lines[0]):
+            # an e-mail address alone under its heading ("Contact Information" over
+            # "help@example.org"): the heading says what the address is for
+            add(f"{heading.split(' > ')[-1]}: {lines[0]}" if heading else lines[0], "definition")
+            continue
         if glossary and len(lines) == 1 and _TERM_LINE.match(lines[0]):
+            # An acronym list one entry to a paragraph ("PoP Proof of Possession"): the line
+            # states its expansion itself (it is still the term a definition below would be read under)
+            spelled = spelled_acronyms(lines[0])
+            if spelled and lines[0].startswith(spelled[0][0] + " "):
+                for acronym, expansion in spelled:
+                    add(f"{acronym}: {expansion}", "definition")
             term = lines[0]
             heading = " > ".join([*own_titles[:-1], term])
             continue
@@ -198,6 +209,10 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Un
                 continue
             if _MARKED.fullmatch(ln):  # a shaded block of commands or markup: code, not prose
                 add(ln, "code")
+                continue
+            if _PAIR_RUN.fullmatch(ln):
+                for pair in re.finditer(_PAIR, ln):
+                    add(f"{pair.group(1)}: {pair.group(2)}", "definition")
                 continue
             kv, numbered = _LABELLED.match(ln), _NUMBERED_LABEL.match(ln)
             kv = kv if kv and len(kv.group(2).split()) <= 12 else numbered if numbered and len(
@@ -332,6 +347,10 @@ def entry_terms(text: str) -> list[str]:
 # too short to pass as a statement; algorithm Input/Output lines are read with their algorithm.
 _LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*", re.I)
+# A run of three or more "Name: value" pairs a layout ran into one line ("Ann Lee: 0000-0002-1234-5678
+# Bo Chan: 0000-0001-…"): each pair is one fact, a value being one token.
+_PAIR = r"([A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,3}): (\S+)"
+_PAIR_RUN = re.compile(rf"(?:{_PAIR} ){{2,}}{_PAIR}")
 # … or a numbered item of a formal announcement ("4. Approving Authority. Secretary of Widgets.").
 _NUMBERED_LABEL = re.compile(r"^\d{1,2}\.\s+([A-Z][a-z]+(?: (?:[A-Z][a-z]+|of|and|for|the|to|on)){0,4})\.\s+(\S.*)$")
 
