@@ -3832,3 +3832,38 @@ def test_lists_and_pairs_a_layout_ran_together_are_read_one_fact_each():
 def test_an_acronym_list_an_id_list_and_a_contact_address_answer(agents, question, needs):
     answered(agents, "default", question, needs)
 
+
+def test_the_title_of_a_numbered_part_is_asked_and_read_from_its_own_line():
+    from citerag.answer.asked import asked_title, part_title, titles_given
+
+    assert asked_title("What is the title of Table 5 of NIST IR 8547?") == "table 5"
+    assert asked_title("What is Fig. 3 of the guide called?") == "figure 3"
+    assert asked_title("What is the title of Table 5, and what does it list?") == ""  # two parts
+    assert asked_title("What does Table 5 list?") == ""
+    assert part_title("table 5", "Table 5. Widget sizes") == "Widget sizes"
+    assert part_title("table 5", "Table 5 lists the widget sizes") == ""  # prose on the table
+    assert part_title("figure 2-2", "Figure 2-2: The Coordinate System") == "The Coordinate System"
+    # a section's number alone heads it, but in prose it is anything numbered
+    assert part_title("section 4", "4. Parameter Sets", bare=True) == "Parameter Sets"
+    assert part_title("section 4", "4: Return the widget") == ""
+    assert titles_given("section 4", "Contents", "3 | Widgets | 7\n4 | Gadgets . . . . . 9") == [(True, "Gadgets")]
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "What is the title of Table 5 of NIST IR 8547?", "Post-quantum key-establishment schemes"),
+    ("default", "What is the title of Section 4 of FIPS 204?", "Parameter Sets"),
+    ("default", "What is the title of Figure 3 of NIST SP 800-227?", "IND-CCA security experiment"),
+    ("tech-manuals", "What is the title of Figure 2-2 of the ReportLab user guide?", "The Coordinate System"),
+    ("tech-manuals", "What is the title of Chapter 4 of the Gri manual?", "Controlling Axes"),
+])
+def test_the_title_of_a_numbered_part_is_its_caption_or_heading(agents, corpus, question, needs):
+    """Before, "title" was a word no caption or heading says, so the answer was refused, or a
+    sentence mentioning the part ("Section 4 concludes …", of another document) answered."""
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused and needs in r.answer.answer and "\n" not in r.answer.answer, (
+        r.answer.answer, r.answer.notes)
+
+
+def test_the_title_of_a_part_a_document_does_not_have_is_refused(agents):
+    r = ask(agents, "default", "What is the title of Table 9 of NIST SP 800-227?")
+    assert r.answer.refused, r.answer.answer

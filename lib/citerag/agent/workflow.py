@@ -34,6 +34,7 @@ from citerag.answer.answerer import Answer, answer_from_evidence, refusal
 from citerag.answer.asked import (
     asked_part_kind,
     asked_subsections,
+    asked_title,
     asks_byline,
     best_form_score,
     contents_entries,
@@ -49,6 +50,7 @@ from citerag.answer.asked import (
     reads_contents,
     split_parts,
     subsection_of,
+    titles_given,
 )
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.answer.units import FRONT_PAGES
@@ -187,7 +189,7 @@ class AgentWorkflow(Workflow):
         if self.graph is not None and merged:
             added = self._expand(st, merged)
         listed = self._contents(st) if st.counters.rounds == 1 else []
-        fronted = self._front(st) if st.counters.rounds == 1 else []
+        fronted = (self._front(st) + self._titled(st)) if st.counters.rounds == 1 else []
         st.event("retrieve", round=st.counters.rounds, queries=[q for q, _ in ev.queries],
                  hits=[h.chunk_id for h in merged], graph_added=added, contents_added=listed,
                  front_added=fronted, tool_calls=st.counters.tool_calls)
@@ -362,6 +364,23 @@ class AgentWorkflow(Workflow):
         st.hits += [Hit(0, Location.of(self.store.by_id[cid]), 0.0, {"contents": 1, "looked_up": 1}, {})
                     for cid in found]
         return found
+
+    def _titled(self, st: AgentState) -> list[str]:
+        """For a question asking the title of a numbered part ("What is Table 5 of X called?"),
+        the first chunk of the documents it names (any, when it names none) that heads the part or
+        gives its caption: retrieval finds passages that mention the part ("see Table 5") as
+        readily, and they say nothing of its title. It takes a looked-up slot, as a title page does."""
+        part = asked_title(st.qa.text)
+        if not part:
+            return []
+        docs = set(st.qa.docs)
+        found = next((c.chunk_id for c in self.store.chunks if (not docs or c.doc_id in docs)
+                      and any(not entry for entry, _ in titles_given(part, " > ".join(c.heading_path), c.text))), None)
+        if found is None:
+            return []
+        st.hits = [h for h in st.hits if h.chunk_id != found]
+        st.hits.append(Hit(0, Location.of(self.store.by_id[found]), 0.0, {"contents": 1, "looked_up": 1}, {}))
+        return [found]
 
     def _expand(self, st: AgentState, hits: list[Hit]) -> list[str]:
         g = self.params.agent.graph

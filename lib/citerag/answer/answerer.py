@@ -748,8 +748,8 @@ def _says(word: str, text: str) -> bool:
 
 # Drafts that state the asked thing by their place, in words of their own: a title page's line gives
 # a document's title, date or authors ("November 2024" says neither "published" nor "date"), as a
-# contents list gives a part's sections by their numbers.
-_BY_PLACE = frozenset(("front", "byline", "subsections"))
+# contents list gives a part's sections by their numbers, and a caption a table's title.
+_BY_PLACE = frozenset(("front", "byline", "subsections", "title"))
 
 
 def stated_by_place(decision: dict | None) -> bool:

@@ -323,7 +323,58 @@ def reads_contents(question: str) -> bool:
     table or figure covers it (an entry gives its number and title), or which sections a
     numbered part has."""
     types = answer_types(question)
-    return "page" in types or "locator" in types or bool(asked_subsections(question))
+    return "page" in types or "locator" in types or bool(asked_subsections(question) or asked_title(question))
+
+
+# "What is the title of Table 5 of X?", "What is Figure 3 called?": a numbered part's own title, which
+# its caption or heading, or its contents entry, gives (a one-part question).
+_PART_KIND = r"(?:table|figure|fig\.?|section|chapter|appendix|algorithm|example|listing)"
+_PART_LABEL = r"(?:[A-Z]?\d+(?:[.-]\d+)*|[A-Z])"
+_TITLE_ASKED = re.compile(
+    rf"^\s*what\s+(?:is|was)\s+(?:the\s+)?(?:title|caption|name|heading)\s+of\s+(?:the\s+)?"
+    rf"(?P<a>{_PART_KIND}\s+{_PART_LABEL})\b(?:\s+(?:of|in)\s+[^?,;]+?)?\s*\??\s*$"
+    rf"|^\s*what\s+(?:is|was)\s+(?:the\s+)?(?P<b>{_PART_KIND}\s+{_PART_LABEL})\b(?:\s+(?:of|in)\s+[^?,;]+?)?"
+    rf"\s+(?:titled|called|named|captioned)\s*\??\s*$", re.I)
+
+
+def asked_title(question: str) -> str:
+    """The part whose title the question asks ("table 5", "appendix a"), else ""."""
+    m = _TITLE_ASKED.match(question)
+    if not m:
+        return ""
+    kind, label = (m.group("a") or m.group("b")).split(None, 1)
+    return f"{'figure' if kind.lower().startswith('fig') else kind.lower()} {label.lower()}"
+
+
+def part_title(part: str, line: str, bare: bool = False) -> str:
+    """The title a line gives the asked part ("table 5"), when it opens with the part's label and
+    a capitalised title: its caption or heading ("Table 5. Post-quantum schemes"), or its contents
+    entry with the leaders and page dropped; else "". ("Table 2 lists …" is prose about the table,
+    not its title.) With `bare`, for a heading or a contents entry, a section's or chapter's
+    number alone will do ("4. Parameter Sets"); in prose it may be anything numbered (a step)."""
+    kind, label = part.split(" ", 1)
+    word = r"fig(?:ure|\.)?" if kind == "figure" else kind
+    optional = "?" if bare and kind in ("section", "chapter") else ""
+    opens = rf"(?:{word}\s+){optional}{re.escape(label)}"
+    row = _PAGE_AFTER.sub("", CONTENTS_LEADERS.sub(" ", page_last(line)).replace(" | ", " ")).strip()
+    m = re.match(rf"{opens}(?:[.:]|\s+[—–-])?\s+(?=(?-i:[A-Z\"“‘(]))(.+)$", row, re.I)
+    return m.group(1).strip() if m and len(m.group(1).split()) <= _TITLE_WORDS else ""
+
+
+def titles_given(part: str, heading: str, text: str) -> list[tuple[bool, str]]:
+    """The titles a chunk gives the asked part, each with whether a contents entry gives it (not
+    the part's own heading or caption): its heading path's titles, then its lines."""
+    out: list[tuple[bool, str]] = []
+    for line, own in [(h, True) for h in heading.split(" > ") if h] + [(ln.strip(), False) for ln in text.split("\n")]:
+        entry = not own and bool(CONTENTS_ROW.match(line))
+        title = part_title(part, line, bare=own or entry)
+        if title:
+            out.append((entry, title))
+    return out
+
+
+_PAGE_AFTER = re.compile(r"(?:\s*…)?\s+\d{1,4}\s*$")  # the page an entry ends on
+_TITLE_WORDS = 20
 
 
 # "What are the subsections of Section 2.4?", "Which sections make up chapter 3 of X?", "Which

@@ -31,6 +31,7 @@ from citerag.answer.asked import (
     asked_heads,
     asked_part_kind,
     asked_subsections,
+    asked_title,
     asks_byline,
     asks_default,
     best_form_score,
@@ -45,6 +46,7 @@ from citerag.answer.asked import (
     split_parts,
     states_a_default,
     subsection_of,
+    titles_given,
     type_match,
     typing_words,
 )
@@ -409,6 +411,9 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     sections = _subsections(qa, evidence, all_units)
     if sections:
         return Draft(_cite_all(sections), "subsections", [1.0], [1.0], [], 1.0)
+    titled = _part_titled(qa, evidence)
+    if titled:
+        return Draft(_cite_all(titled), "title", [1.0], [1.0], [], 1.0)
     score = Scorer(qa, idf, ordinary)
     if qa.mode == "compare" and len(topics) < 2 and len(qa.identifiers) >= 2:
         topics = qa.identifiers[:2]
@@ -486,6 +491,28 @@ def _subsections(qa: QueryAnalysis, evidence: list[Evidence], all_units: list[Un
 
 
 _ENTRY_KEY = re.compile(r"[\s|…]+")
+
+
+def _part_titled(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Unit]:
+    """"What is the title of Table 5 (of DOC)?": the part's own caption or heading, else its
+    contents entry, restated "Table 5: Post-quantum …", from the documents the question names
+    (the best-ranked evidence giving one). A sentence that mentions the part says nothing of its title."""
+    part = asked_title(qa.text)
+    if not part:
+        return []
+    found: list[tuple[int, int, str, Evidence]] = []
+    for n, ev in enumerate(evidence):
+        if qa.docs and ev.doc_id not in qa.docs:
+            continue
+        titles = titles_given(part, ev.heading, ev.text)
+        if titles:
+            listed, title = min(titles, key=lambda x: x[0])
+            found.append((int(listed), n, title, ev))
+    if not found:
+        return []
+    _, _, title, ev = min(found, key=lambda x: x[:2])
+    kind, label = part.split(" ", 1)
+    return [Unit(f"{kind.capitalize()} {label.upper()}: {title}", ev.key, "sentence", 0)]
 
 
 def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_units: list[Unit],
