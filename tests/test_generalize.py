@@ -3867,3 +3867,40 @@ def test_the_title_of_a_numbered_part_is_its_caption_or_heading(agents, corpus, 
 def test_the_title_of_a_part_a_document_does_not_have_is_refused(agents):
     r = ask(agents, "default", "What is the title of Table 9 of NIST SP 800-227?")
     assert r.answer.refused, r.answer.answer
+
+
+def test_a_table_figure_or_algorithm_entry_is_found_by_its_label():
+    """"On which page is Table 7?" names the table by its label alone: only sections' and
+    appendices' labels were scored, so the list was not looked up; a kind word the layout broke
+    after its first letter ("T able 7") or abbreviated ("Fig. 3.") was no kind word either."""
+    from citerag.answer.asked import entry_of_kind, mend_kind_word, opens_with_label
+
+    table = "T able 7: Hash functions and XOFs ........................................ 16"
+    figure = "Fig. 3. | The IND-CCA security experiment for a KEM Π . . . . . . . . . | 9"
+    assert entry_of_kind("table", table) and entry_of_kind("figure", figure)
+    assert not entry_of_kind("table", figure)
+    assert opens_with_label(["table 7"], table) and not opens_with_label(["table 1"], table)
+    assert opens_with_label(["figure 3"], figure) and not opens_with_label(["figure 31"], figure)
+    assert opens_with_label(["algorithm 7"], "Algorithm 7 | SampleNTT(B) . . . . . . | 23")
+    assert mend_kind_word(table) == table.replace("T able", "Table")  # as an answer quotes it
+    assert mend_kind_word("S able and stable . . . 7") == "S able and stable . . . 7"
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("On which page of NIST IR 8547 is Table 7?", "Hash functions and XOFs … 16"),
+    ("On which page of SP 800-227 is Figure 3?", "IND-CCA security experiment for a KEM Π … 9"),
+    ("On which page of FIPS 203 is Algorithm 7?", "SampleNTT(B) … 23"),
+])
+def test_the_page_of_a_table_figure_or_algorithm_named_by_its_label(agents, question, needs):
+    r = ask(agents, "default", question)
+    assert not r.answer.refused and needs in r.answer.answer and "\n" not in r.answer.answer, (
+        r.answer.answer, r.answer.notes)
+
+
+def test_a_follow_up_naming_another_table_gets_its_page_in_conversation(agents, tmp_path):
+    """"and Table 7?" after the page of Table 6: the entry "T able 7: Hash functions … 16" was
+    found, but the validator read no "table" in it and the answer was refused."""
+    eng = chat_engine(agents, "default", tmp_path)
+    eng.turn("t", "On which page of NIST IR 8547 is Table 6, on block ciphers?")
+    r = eng.turn("t", "and Table 7?")
+    assert not r.refused and "Table 7: Hash functions and XOFs … 16" in r.answer, (r.rewritten_query, r.answer)

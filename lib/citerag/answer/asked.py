@@ -154,9 +154,9 @@ _REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
 # layout broke across two cells, "9.3.5 | 3.2 Widget fill … 140", is read whole)
 _LEADERS = r"(?:[ \t|_]*\.){3,}[ \t|._]*"
 CONTENTS_LEADERS = re.compile(_LEADERS)
-# (the kind word may be broken across cells, "Append | ix B — SampleNTT Loop Bounds | 46", and a
-# dash may stand between the label and the title)
-_NUMBERED_ENTRY = (r"^[ \t|]*(?:(?:Table|Figure|Algorithm|Appendix|Section|Chapter|"
+# (the kind word may be broken across cells, "Append | ix B — SampleNTT Loop Bounds | 46", or after
+# its first letter, "T able 7: Hash functions", and a dash may stand between the label and the title)
+_NUMBERED_ENTRY = (r"^[ \t|]*(?:(?:T ?able|F ?igure|A ?lgorithm|A ?ppendix|S ?ection|C ?hapter|"
                    r"[A-Z][a-z]+[ \t]*\|[ \t]*[a-z]+)\s+)?"
                    r"(?:\d{1,2}(?:\.\d{1,3})*\.?(?:[ \t]*\|[ \t]*\d{1,3}(?:\.\d{1,3})+)?|[A-Z](?:\.\d{1,3})*\.?)"
                    r"(?:[ \t|]+(?:[—–][ \t]+)?|(?<=\.)(?=[A-Z])|"
@@ -179,6 +179,15 @@ _LEADING_PAGE_ENTRY = (rf"^[ \t|]*(?:(?:{_LEADERS}|…[ \t]*)(\d{{1,4}})[ \t]+(?
                        r"(\d{1,4})[ \t]+(?:Chapter|Appendix)\s+)"
                        r"(?:\d{1,2}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})*)\.?[ \t]+[A-Z][^\n]*?[a-z]{2}[^\n]*$")
 _LEADING_PAGE_ROW = re.compile(_LEADING_PAGE_ENTRY)
+
+
+def mend_kind_word(entry: str) -> str:
+    """The entry with a kind word the layout broke after its first letter joined ("T able 7: Hash
+    functions" → "Table 7: Hash functions"): as an answer quotes it, and a reader searches it."""
+    return _BROKEN_KIND.sub(lambda m: m.group(0).replace(" ", ""), entry, count=1)
+
+
+_BROKEN_KIND = re.compile(r"(?<![^\s|])(?:T able|F igure|A lgorithm|A ppendix|S ection|C hapter)\b")
 
 
 def page_last(entry: str) -> str:
@@ -353,9 +362,8 @@ def part_title(part: str, line: str, bare: bool = False) -> str:
     not its title.) With `bare`, for a heading or a contents entry, a section's or chapter's
     number alone will do ("4. Parameter Sets"); in prose it may be anything numbered (a step)."""
     kind, label = part.split(" ", 1)
-    word = r"fig(?:ure|\.)?" if kind == "figure" else kind
     optional = "?" if bare and kind in ("section", "chapter") else ""
-    opens = rf"(?:{word}\s+){optional}{re.escape(label)}"
+    opens = rf"(?:{kind_word(kind)}\s+){optional}{re.escape(label)}"
     row = _PAGE_AFTER.sub("", CONTENTS_LEADERS.sub(" ", page_last(line)).replace(" | ", " ")).strip()
     m = re.match(rf"{opens}(?:[.:]|\s+[—–-])?\s+(?=(?-i:[A-Z\"“‘(]))(.+)$", row, re.I)
     return m.group(1).strip() if m and len(m.group(1).split()) <= _TITLE_WORDS else ""
@@ -405,7 +413,8 @@ def subsection_of(parent: str, entry: str) -> bool:
 # alone. The kind asked for is the first one the question names: "the section on sorting
 # *algorithms*" asks for a section.
 # (a list whose layout broke sets the number first: "39 Algorithm | MakeHint(z, r) … 41")
-_ENTRY_KIND = re.compile(r"[ \t|]*(?:\d{1,3}[ \t]+(?=\w+[ \t]*\|))?(t\s?able|f\s?igure|a\s?lgorithm)s?\b", re.I)
+_ENTRY_KIND = re.compile(r"[ \t|]*(?:\d{1,3}[ \t]+(?=\w+[ \t]*\|))?"
+                         r"(t\s?able|f\s?igure|fig\.|a\s?lgorithm)s?(?:\b|(?<=\.))", re.I)
 # A chapter's entry is numbered by one number ("7 Reporting Problems … 88"), its sections' by more
 # ("5.2.1.3 Problem Fixes … 61"): "on which page does the chapter on problems start?" asks for the
 # first.
@@ -438,7 +447,7 @@ def entry_of_kind(kind: str, entry: str) -> bool:
         return bool(_CHAPTER_ENTRY.match(entry))
     m = _ENTRY_KIND.match(entry)
     if kind in ("table", "figure", "algorithm"):
-        return bool(m) and m.group(1).lower().replace(" ", "") == kind
+        return bool(m) and m.group(1).lower().replace(" ", "").replace("fig.", "figure") == kind
     return not m and bool(_NUMBERED_ROW.match(entry))  # a section or an appendix (an index's term numbers none)
 
 
@@ -486,14 +495,26 @@ def opens_with_label(anchors: tuple[str, ...] | list[str], entry: str) -> bool:
 
 def _opens_with(named: list[str], form: str) -> bool:
     """One form of an entry opens with a named label (read under its list's heading, "… Table of
-    Contents 4 Auxiliary Alg | orithms | 18", it opens at its first label)."""
+    Contents 4 Auxiliary Alg | orithms | 18", it opens at its first label); a table's, figure's or
+    algorithm's with its kind word ("T able 7: Hash functions … 16")."""
     row = _ENTRY_CELLS.sub(" ", form).strip()
     label = _FIRST_LABEL.search(row)
-    return any(in_section(a, [row, row[label.start():]] if label else [row]) for a in named)
+    return any(in_section(a, [row, row[label.start():]] if label else [row]) if a.partition(" ")[0] in _SECTIONS
+               else re.match(rf"{kind_word(a.partition(' ')[0])}\s+{re.escape(a.partition(' ')[2])}\b", row, re.I)
+               is not None for a in named)
 
 
 def _named_labels(anchors: tuple[str, ...] | list[str]) -> list[str]:
-    return [a for a in anchors if a.partition(" ")[0] in ("section", "appendix")]
+    return [a for a in anchors if a.partition(" ")[0] in (*_SECTIONS, "table", "figure", "algorithm")]
+
+
+_SECTIONS = ("section", "appendix")
+
+
+def kind_word(kind: str) -> str:
+    """A numbered part's kind word as a layout may write it: broken after its first letter ("T able"),
+    a figure's abbreviated ("Fig.")."""
+    return r"f ?ig(?:ure|\.)?" if kind == "figure" else rf"{kind[0]} ?{kind[1:]}"
 
 
 _ENTRY_CELLS = re.compile(r"[\s|]+")

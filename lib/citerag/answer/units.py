@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from citerag.answer.asked import CONTENTS_LEADERS as _LEADERS
-from citerag.answer.asked import CUES, contents_entries, is_byline, page_last, spelled_acronyms
+from citerag.answer.asked import CUES, contents_entries, is_byline, mend_kind_word, page_last, spelled_acronyms
 from citerag.answer.asked import REFERENCE_ENTRY as _REFERENCE_ENTRY
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
@@ -135,7 +135,7 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Un
         for ln in raw:
             for cell in ([ln] if ln in entries else [c for c in ln.split(" | ") if c in entries]):
                 # (its page read last, as a reader expects it: "10.2 Modifying X … 99")
-                add(_LEADERS.sub(" … ", page_last(cell)), "contents")
+                add(_LEADERS.sub(" … ", mend_kind_word(page_last(cell))), "contents")
         lines = _join_wrapped_cells([ln for ln in raw if not _DOT_LEADER.search(ln) and ln not in entries])
         header, caption = None, ""
         if len(lines) == 1 and _SECTION.match(lines[0]) and lines[0] not in own_titles:
