@@ -3904,3 +3904,25 @@ def test_a_follow_up_naming_another_table_gets_its_page_in_conversation(agents, 
     eng.turn("t", "On which page of NIST IR 8547 is Table 6, on block ciphers?")
     r = eng.turn("t", "and Table 7?")
     assert not r.refused and "Table 7: Hash functions and XOFs … 16" in r.answer, (r.rewritten_query, r.answer)
+
+
+def test_a_person_named_with_a_role_is_a_unit():
+    """A title page's "U.S. Department of Commerce Ann B. Lee, Secretary" has no verb and too few
+    lower-case words to pass as a statement: it was dropped, and "who was the Secretary …?" was
+    refused or answered from prose about the office."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    text = ("Widget Standard\n\nDepartment of Commerce Ann B. Lee, Secretary\n\n"
+            "Bo Chan, Director Widget Laboratory\n\nFigures, Tables\n\nSee Ann Lee, Chapter 3")
+    said = [u.text for u in units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), text))]
+    assert said == ["Department of Commerce Ann B. Lee, Secretary", "Bo Chan, Director Widget Laboratory"], said
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("Who was the U.S. Secretary of Commerce when NIST SP 800-227 was published?", "Howard Lutnick"),
+    ("Who is the Director of the Information Technology Laboratory named in the FIPS 205 foreword?", "Kevin M. Stine"),
+])
+def test_who_holds_a_role_named_on_a_title_page(agents, question, needs):
+    answered(agents, "default", question, needs)

@@ -265,6 +265,10 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Un
                     under_title = bool(out) and (out[-1].kind == "title" or bool(
                         algo and IO_LINE.match(s) and out[-1].kind == "sentence" and out[-1].group == algo))
                     add(s, "sentence", algo if under_title else "", item=item)
+                elif _NAMED_ROLE.search(s) and len(s.split()) <= 20:
+                    # a person with a role, as a title page or a foreword names them ("U.S.
+                    # Department of Commerce Ann B. Lee, Secretary"): a fact without a verb
+                    add(s, "sentence")
                 else:
                     # a glossary table flattened into a line of its own ("API Application
                     # Programming Interface GUI Graphical User Interface …"): each acronym it
@@ -347,6 +351,10 @@ def entry_terms(text: str) -> list[str]:
 # too short to pass as a statement; algorithm Input/Output lines are read with their algorithm.
 _LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*", re.I)
+# A person's name (two or more capitalised words, an initial among them at most) and a role after a
+# comma, ending the line ("Ann B. Lee, Secretary", "Bo Chan, Director of the Widget Laboratory").
+_NAMED_ROLE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z]\.)?(?: [A-Z][a-z'-]+)+, [A-Z][\w.-]*"
+                         r"(?: (?:[A-Z][\w.-]*|of|for|and|the|&))*$")
 # A run of three or more "Name: value" pairs a layout ran into one line ("Ann Lee: 0000-0002-1234-5678
 # Bo Chan: 0000-0001-…"): each pair is one fact, a value being one token.
 _PAIR = r"([A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,3}): (\S+)"
