@@ -3926,3 +3926,17 @@ def test_a_person_named_with_a_role_is_a_unit():
 ])
 def test_who_holds_a_role_named_on_a_title_page(agents, question, needs):
     answered(agents, "default", question, needs)
+
+
+def test_a_reference_asked_by_its_mark_asks_for_a_cited_work():
+    """"What does reference [1] of X point to?" never says "cite": the reference list was not
+    searched as one, and the answer was refused or taken from prose on "passing by reference"."""
+    from citerag.retrieval.query import analyse
+
+    assert analyse("What does reference [1] of IR 8545 point to?").asks_cited
+    assert analyse("What is [12] in the report?").asks_cited
+    assert not analyse("What does w[0] hold?").asks_cited and not analyse("What is x[3] = 2 used for?").asks_cited
+
+
+def test_a_reference_asked_by_its_mark_is_answered_from_the_list(agents):
+    answered(agents, "default", "What does reference [1] of IR 8545 point to?", "Open quantum safe")

@@ -39,7 +39,9 @@ _SUBJECT = re.compile(
 _DEFINES = re.compile(r"\bdefines?\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _ASKS_CITED = re.compile(r"\b(?:cites?|cited|citing|references|reference\s+list|bibliography|paper|papers|article|"
-                         r"articles|who wrote|authors?)\b", re.I)
+                         r"articles|who wrote|authors?)\b"
+                         # … or a reference by its mark ("What is reference [1] of X?", "what does [12] point to?")
+                         r"|(?<![\w\]])\[\d{1,3}\](?!\s*[=(])", re.I)
 # A broad question names a thing and asks for the whole of it: "what is SSO", "explain GX-SIG",
 # "what are the SSO standards". Its answer is in a document's abstract or introduction.
 _BROAD = re.compile(r"^(?:what\s+(?:is|are|was|were)(?:\s+the)?|explain|describe|tell\s+me\s+about|"
