@@ -154,9 +154,12 @@ _REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
 # layout broke across two cells, "9.3.5 | 3.2 Widget fill … 140", is read whole)
 _LEADERS = r"(?:[ \t|_]*\.){3,}[ \t|._]*"
 CONTENTS_LEADERS = re.compile(_LEADERS)
+# The kinds of numbered part a contents entry or a question names.
+_PART_KINDS = ("table", "figure", "algorithm", "appendix", "section", "chapter")
 # (the kind word may be broken across cells, "Append | ix B — SampleNTT Loop Bounds | 46", or after
 # its first letter, "T able 7: Hash functions", and a dash may stand between the label and the title)
-_NUMBERED_ENTRY = (r"^[ \t|]*(?:(?:T ?able|F ?igure|A ?lgorithm|A ?ppendix|S ?ection|C ?hapter|"
+_KIND_WORDS = "|".join(f"{k[0].upper()} ?{k[1:]}" for k in _PART_KINDS)
+_NUMBERED_ENTRY = (rf"^[ \t|]*(?:(?:{_KIND_WORDS}|"
                    r"[A-Z][a-z]+[ \t]*\|[ \t]*[a-z]+)\s+)?"
                    r"(?:\d{1,2}(?:\.\d{1,3})*\.?(?:[ \t]*\|[ \t]*\d{1,3}(?:\.\d{1,3})+)?|[A-Z](?:\.\d{1,3})*\.?)"
                    r"(?:[ \t|]+(?:[—–][ \t]+)?|(?<=\.)(?=[A-Z])|"
@@ -187,7 +190,7 @@ def mend_kind_word(entry: str) -> str:
     return _BROKEN_KIND.sub(lambda m: m.group(0).replace(" ", ""), entry, count=1)
 
 
-_BROKEN_KIND = re.compile(r"(?<![^\s|])(?:T able|F igure|A lgorithm|A ppendix|S ection|C hapter)\b")
+_BROKEN_KIND = re.compile(rf"(?<![^\s|])(?:{'|'.join(f'{k[0].upper()} {k[1:]}' for k in _PART_KINDS)})\b")
 
 
 def page_last(entry: str) -> str:
@@ -366,7 +369,7 @@ def part_title(part: str, line: str, bare: bool = False) -> str:
     opens = rf"(?:{kind_word(kind)}\s+){optional}{re.escape(label)}"
     row = _PAGE_AFTER.sub("", CONTENTS_LEADERS.sub(" ", page_last(line)).replace(" | ", " ")).strip()
     m = re.match(rf"{opens}(?:[.:]|\s+[—–-])?\s+(?=(?-i:[A-Z\"“‘(]))(.+)$", row, re.I)
-    return m.group(1).strip() if m and len(m.group(1).split()) <= _TITLE_WORDS else ""
+    return m.group(1).strip() if m and len(m.group(1).split()) <= _TITLE_MAX_WORDS else ""
 
 
 def titles_given(part: str, heading: str, text: str) -> list[tuple[bool, str]]:
@@ -382,7 +385,7 @@ def titles_given(part: str, heading: str, text: str) -> list[tuple[bool, str]]:
 
 
 _PAGE_AFTER = re.compile(r"(?:\s*…)?\s+\d{1,4}\s*$")  # the page an entry ends on
-_TITLE_WORDS = 20
+_TITLE_MAX_WORDS = 20  # a longer run after a label is prose, not a title
 
 
 # "What are the subsections of Section 2.4?", "Which sections make up chapter 3 of X?", "Which
@@ -499,9 +502,14 @@ def _opens_with(named: list[str], form: str) -> bool:
     algorithm's with its kind word ("T able 7: Hash functions … 16")."""
     row = _ENTRY_CELLS.sub(" ", form).strip()
     label = _FIRST_LABEL.search(row)
-    return any(in_section(a, [row, row[label.start():]] if label else [row]) if a.partition(" ")[0] in _SECTIONS
-               else re.match(rf"{kind_word(a.partition(' ')[0])}\s+{re.escape(a.partition(' ')[2])}\b", row, re.I)
-               is not None for a in named)
+    rows = [row, row[label.start():]] if label else [row]
+    return any(in_section(a, rows) if a.partition(" ")[0] in _SECTIONS else _opens_with_kind(a, row) for a in named)
+
+
+def _opens_with_kind(anchor: str, row: str) -> bool:
+    """The row opens with the anchor's kind word and label ("table 7": "T able 7: Hash …")."""
+    kind, _, label = anchor.partition(" ")
+    return re.match(rf"{kind_word(kind)}\s+{re.escape(label)}\b", row, re.I) is not None
 
 
 def _named_labels(anchors: tuple[str, ...] | list[str]) -> list[str]:
