@@ -3940,3 +3940,42 @@ def test_a_reference_asked_by_its_mark_asks_for_a_cited_work():
 
 def test_a_reference_asked_by_its_mark_is_answered_from_the_list(agents):
     answered(agents, "default", "What does reference [1] of IR 8545 point to?", "Open quantum safe")
+
+
+def test_the_value_next_to_another_in_a_printed_array():
+    """An array printed as rows of cells ("{ 1 | 1729 | 2580 | …") was read as table rows under a
+    header row, so "which value follows 1729?" got the sentence announcing the array. The array's
+    cells are read in order, across its lines; of two arrays holding the value, the one whose
+    announcing text (in its chunk, or ending the chunk before) matches the question answers."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.extractive import _array_neighbour, _array_runs
+    from citerag.core.types import Location
+    from citerag.retrieval.query import analyse
+    from citerag.text.terms import Scorer
+
+    first = "The widget offsets for i = 0..7:\n{ 1 | 17 | 25 | 32\n26 | 63 | 18 | 84 }"
+    second = "{ 17 | -17 | 5 | -5\n9 | -9 | 4 | -4 }"
+    assert _array_runs(first) == [(1, ["1", "17", "25", "32", "26", "63", "18", "84"])]
+    evidence = [Evidence("c1", Location("d::p1::c0", "d", 1, 1), first, "Offsets", ordinal=4),
+                Evidence("c2", Location("d::p1::c1", "d", 1, 1), "The signed gadget weights follow:", "Offsets",
+                         ordinal=5),
+                Evidence("c3", Location("d::p2::c0", "d", 2, 2), second, "Offsets", ordinal=6)]
+    idf = {w: 1.0 for w in "widget offsets signed gadget weights value follows".split()}
+
+    def neighbour(question: str) -> list[str]:
+        qa = analyse(question)
+        return [(u.text, u.key) for u in _array_neighbour(qa, evidence, Scorer(qa, idf))]
+
+    assert neighbour("Which value follows 32 in the widget offsets?") == [("32 | 26", "c1")]  # across a line
+    assert neighbour("Which value comes before 25 in the widget offsets?") == [("17 | 25", "c1")]
+    assert neighbour("Which value follows 17 in the signed gadget weights?") == [("17 | -17", "c3")]
+    assert neighbour("Which value follows 84 in the widget offsets?") == []  # the last one
+    assert neighbour("What does the widget offset 17 mean?") == []
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("In FIPS 203's Appendix A, which value follows 1729 in the list of zeta^BitRev7(i) mod q?", "1729 | 2580"),
+    ("Which value comes before 2580 in FIPS 203's list of zeta^BitRev7(i) mod q?", "1729 | 2580"),
+])
+def test_the_value_next_to_another_in_a_standards_array(agents, question, needs):
+    answered(agents, "default", question, needs)

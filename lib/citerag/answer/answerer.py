@@ -748,8 +748,9 @@ def _says(word: str, text: str) -> bool:
 
 # Drafts that state the asked thing by their place, in words of their own: a title page's line gives
 # a document's title, date or authors ("November 2024" says neither "published" nor "date"), as a
-# contents list gives a part's sections by their numbers, and a caption a table's title.
-_BY_PLACE = frozenset(("front", "byline", "subsections", "title"))
+# contents list gives a part's sections by their numbers, a caption a table's title, and an array
+# what follows a value.
+_BY_PLACE = frozenset(("front", "byline", "subsections", "title", "sequence"))
 
 
 def stated_by_place(decision: dict | None) -> bool:

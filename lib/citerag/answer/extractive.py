@@ -415,6 +415,9 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     if titled:
         return Draft(_cite_all(titled), "title", [1.0], [1.0], [], 1.0)
     score = Scorer(qa, idf, ordinary)
+    neighbour = _array_neighbour(qa, evidence, score)
+    if neighbour:
+        return Draft(_cite_all(neighbour), "sequence", [1.0], [1.0], [], 1.0)
     if qa.mode == "compare" and len(topics) < 2 and len(qa.identifiers) >= 2:
         topics = qa.identifiers[:2]
     want = asked(qa.text, qa.identifiers, qa.doc_mentions, topics, attribute)
@@ -513,6 +516,60 @@ def _part_titled(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Unit]:
     _, _, title, ev = min(found, key=lambda x: x[:2])
     kind, label = part.split(" ", 1)
     return [Unit(f"{kind.capitalize()} {label.upper()}: {title}", ev.key, "sentence", 0)]
+
+
+# "Which value follows 1729 in X's list of …?": the number next to it in an array the evidence
+# prints ("{ 1 | 1729 | 2580 | …"), which the unit reader takes for table rows under a header row.
+_NEIGHBOUR_ASKED = re.compile(r"\b(?:which|what)\s+(?:value|number|entry|element)\s+(?:comes\s+)?"
+                              r"(?:right\s+|directly\s+|immediately\s+)?(follows|after|precedes|before)\s+(-?\d+)\b",
+                              re.I)
+# a line of four or more numbers between cell marks or commas, in braces or brackets at most
+_ARRAY_LINE = re.compile(r"^[\s{\[(]*-?\d+(?:\s*[|,]\s*-?\d+){3,}[\s}\])]*,?$")
+
+
+def _array_neighbour(qa: QueryAnalysis, evidence: list[Evidence], score: Scorer) -> list[Unit]:
+    """The pair of cells "N | M" (or "M | N" for what precedes N) from an array holding N once, the
+    array whose announcing text best matches the question (FIPS 203 prints two arrays of zetas,
+    both holding 17: the sentence before each says which values it holds), from the documents the
+    question names."""
+    m = _NEIGHBOUR_ASKED.search(qa.text)
+    if not m or len(split_parts(qa.text)) > 1:
+        return []
+    after, n = m.group(1).lower() in ("follows", "after"), m.group(2)
+    before = {(e.doc_id, e.ordinal): e.text for e in evidence if e.ordinal >= 0}
+    found: list[tuple[float, int, str, Evidence]] = []
+    for rank, ev in enumerate(evidence):
+        if qa.docs and ev.doc_id not in qa.docs:
+            continue
+        for start, values in _array_runs(ev.text):
+            if values.count(n) != 1:
+                continue
+            i = values.index(n)
+            j = i + 1 if after else i - 1
+            if not 0 <= j < len(values):
+                continue
+            # (an array opening its chunk is announced at the end of the chunk before)
+            announced = "\n".join(ev.text.split("\n")[:start]) or before.get((ev.doc_id, ev.ordinal - 1), "")
+            pair = f"{values[min(i, j)]} | {values[max(i, j)]}"
+            found.append((-score(f"{ev.heading} {announced}"), rank, pair, ev))
+    if not found:
+        return []
+    _, _, pair, ev = min(found, key=lambda x: x[:2])
+    return [Unit(pair, ev.key, "row", 0)]
+
+
+def _array_runs(text: str) -> list[tuple[int, list[str]]]:
+    """Each run of array lines in the text: the line it starts on, and its numbers in reading order."""
+    runs: list[tuple[int, list[str]]] = []
+    last = -2
+    for k, line in enumerate(text.split("\n")):
+        if not _ARRAY_LINE.match(line.strip()):
+            continue
+        if k != last + 1:
+            runs.append((k, []))
+        runs[-1][1].extend(re.findall(r"-?\d+", line))
+        last = k
+    return runs
 
 
 def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_units: list[Unit],
