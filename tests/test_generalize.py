@@ -53,6 +53,15 @@ def answered(agents, corpus: str, question: str, needs: str) -> None:
     assert needs in r.answer.answer
 
 
+def unit_texts(heading: str, text: str) -> list[str]:
+    """The answer units one chunk of `text` under `heading` is read as."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    return [u.text for u in units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), text, heading))]
+
+
 def rewritten(agents, corpus: str, first: str, answer: str, follow_up: str) -> str:
     """The follow-up's rewrite after one answered turn (`first`, answered `answer`)."""
     from citerag.conversation.engine import make_decider
@@ -3800,13 +3809,7 @@ def test_lists_and_pairs_a_layout_ran_together_are_read_one_fact_each():
     term waiting for a definition below, so no entry after the first paragraph was read, and a
     mixed-case acronym was no acronym; a line of "Name: value" pairs was no unit at all; an e-mail
     address alone under its heading was dropped as no statement."""
-    from citerag.answer.evidence import Evidence
-    from citerag.answer.units import units
-    from citerag.core.types import Location
-
-    def read(heading: str, text: str) -> list[str]:
-        return [u.text for u in units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), text, heading))]
-
+    read = unit_texts
     acronyms = read("Appendix A. List of Acronyms",
                     "CAVP Cryptographic Algorithm Verification Program DRBG Deterministic Random Bit Generator\n\n"
                     "KDF Key-Derivation Function\n\nPoP Proof of Possession\n\nTTP Trusted Third Party")
@@ -3910,13 +3913,9 @@ def test_a_person_named_with_a_role_is_a_unit():
     """A title page's "U.S. Department of Commerce Ann B. Lee, Secretary" has no verb and too few
     lower-case words to pass as a statement: it was dropped, and "who was the Secretary …?" was
     refused or answered from prose about the office."""
-    from citerag.answer.evidence import Evidence
-    from citerag.answer.units import units
-    from citerag.core.types import Location
-
     text = ("Widget Standard\n\nDepartment of Commerce Ann B. Lee, Secretary\n\n"
             "Bo Chan, Director Widget Laboratory\n\nFigures, Tables\n\nSee Ann Lee, Chapter 3")
-    said = [u.text for u in units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), text))]
+    said = unit_texts("", text)
     assert said == ["Department of Commerce Ann B. Lee, Secretary", "Bo Chan, Director Widget Laboratory"], said
 
 

@@ -340,7 +340,7 @@ def reads_contents(question: str) -> bool:
 
 # "What is the title of Table 5 of X?", "What is Figure 3 called?": a numbered part's own title, which
 # its caption or heading, or its contents entry, gives (a one-part question).
-_PART_KIND = r"(?:table|figure|fig\.?|section|chapter|appendix|algorithm|example|listing)"
+_PART_KIND = rf"(?:{'|'.join(_PART_KINDS)}|fig\.?|example|listing)"
 _PART_LABEL = r"(?:[A-Z]?\d+(?:[.-]\d+)*|[A-Z])"
 _TITLE_ASKED = re.compile(
     rf"^\s*what\s+(?:is|was)\s+(?:the\s+)?(?:title|caption|name|heading)\s+of\s+(?:the\s+)?"
@@ -375,13 +375,28 @@ def part_title(part: str, line: str, bare: bool = False) -> str:
 def titles_given(part: str, heading: str, text: str) -> list[tuple[bool, str]]:
     """The titles a chunk gives the asked part, each with whether a contents entry gives it (not
     the part's own heading or caption): its heading path's titles, then its lines."""
+    written = _label_then_title(part)
     out: list[tuple[bool, str]] = []
     for line, own in [(h, True) for h in heading.split(" > ") if h] + [(ln.strip(), False) for ln in text.split("\n")]:
+        # (only a line writing the label before a capitalised word can give a title: the cheap test
+        # first, as a chunk scan reads every line of a corpus)
+        if not written.search(line):
+            continue
         entry = not own and bool(CONTENTS_ROW.match(line))
         title = part_title(part, line, bare=own or entry)
         if title:
             out.append((entry, title))
     return out
+
+
+@lru_cache(maxsize=64)
+def _label_then_title(part: str) -> re.Pattern[str]:
+    """The part's label as a word (after its kind word, but for a section's or a chapter's), then a
+    separator at most and a capitalised word (in its own cell or not)."""
+    kind, label = part.split(" ", 1)
+    word = "" if kind in ("section", "chapter") else rf"{kind_word(kind)}\s+"
+    return re.compile(rf"(?<![\w.-]){word}{re.escape(label)}(?:[.:]|\s+[—–-])?\s+(?:\|\s*)?(?-i:[A-Z\"“‘(])",
+                      re.I)
 
 
 _PAGE_AFTER = re.compile(r"(?:\s*…)?\s+\d{1,4}\s*$")  # the page an entry ends on

@@ -503,17 +503,12 @@ def _part_titled(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Unit]:
     part = asked_title(qa.text)
     if not part:
         return []
-    found: list[tuple[int, int, str, Evidence]] = []
-    for n, ev in enumerate(evidence):
-        if qa.docs and ev.doc_id not in qa.docs:
-            continue
-        titles = titles_given(part, ev.heading, ev.text)
-        if titles:
-            listed, title = min(titles, key=lambda x: x[0])
-            found.append((int(listed), n, title, ev))
-    if not found:
+    # (a caption or heading before a contents entry, then the best-ranked evidence, then the chunk's first)
+    best = min(((listed, n, title, ev) for n, ev in enumerate(evidence) if not (qa.docs and ev.doc_id not in qa.docs)
+                for listed, title in titles_given(part, ev.heading, ev.text)), key=lambda x: x[:2], default=None)
+    if best is None:
         return []
-    _, _, title, ev = min(found, key=lambda x: x[:2])
+    _, _, title, ev = best
     kind, label = part.split(" ", 1)
     return [Unit(f"{kind.capitalize()} {label.upper()}: {title}", ev.key, "sentence", 0)]
 
@@ -536,7 +531,7 @@ def _array_neighbour(qa: QueryAnalysis, evidence: list[Evidence], score: Scorer)
     if not m or len(split_parts(qa.text)) > 1:
         return []
     after, n = m.group(1).lower() in ("follows", "after"), m.group(2)
-    before = {(e.doc_id, e.ordinal): e.text for e in evidence if e.ordinal >= 0}
+    text_at = {(e.doc_id, e.ordinal): e.text for e in evidence if e.ordinal >= 0}
     found: list[tuple[float, int, str, Evidence]] = []
     for rank, ev in enumerate(evidence):
         if qa.docs and ev.doc_id not in qa.docs:
@@ -549,7 +544,7 @@ def _array_neighbour(qa: QueryAnalysis, evidence: list[Evidence], score: Scorer)
             if not 0 <= j < len(values):
                 continue
             # (an array opening its chunk is announced at the end of the chunk before)
-            announced = "\n".join(ev.text.split("\n")[:start]) or before.get((ev.doc_id, ev.ordinal - 1), "")
+            announced = "\n".join(ev.text.split("\n")[:start]) or text_at.get((ev.doc_id, ev.ordinal - 1), "")
             pair = f"{values[min(i, j)]} | {values[max(i, j)]}"
             found.append((-score(f"{ev.heading} {announced}"), rank, pair, ev))
     if not found:
