@@ -3978,3 +3978,53 @@ def test_the_value_next_to_another_in_a_printed_array():
 ])
 def test_the_value_next_to_another_in_a_standards_array(agents, question, needs):
     answered(agents, "default", question, needs)
+
+
+def test_an_abbreviated_caption_label_and_a_sentence_in_capitals_are_read():
+    """A caption opening on "Fig. 6." was split at the label's dot and the label, alone, dropped:
+    "which figure shows …?" got the caption without its number. A licence's disclaimer set in
+    capitals has no lower-case word, so it passed as no statement and "who bears the risk?" was
+    answered from other clauses."""
+    said = unit_texts("", "Fig. 6. Widget handshake between an owner and a registrar\n\n"
+                          "THE ENTIRE RISK AS TO THE QUALITY OF THE WIDGET IS WITH YOU.\n\nWIDGET USER GUIDE")
+    assert said == ["Fig. 6, Widget handshake between an owner and a registrar",
+                    "THE ENTIRE RISK AS TO THE QUALITY OF THE WIDGET IS WITH YOU."], said
+
+
+def test_digits_of_an_address_or_a_reference_mark_state_no_number():
+    """"Which patent number does X list?" was answered from a notice with no number, its digits
+    being a URL's ("…/selected-algos-2022/…") and a reference mark's ("[4]")."""
+    from citerag.answer.asked import asked_heads, head_stated
+
+    head = asked_heads("Which patent number does the notice list?")[0]
+    evidence = "holders of patent claims may disclose them"
+    assert not head_stated(head, evidence, "See https://example.org/a/selected-2022/terms.pdf [c1] and "
+                                           "the P rojects/pq/selected-2022/sum mary [4]. [c2]")
+    assert head_stated(head, evidence, "The patent number is 7,123,456. [c1]")
+
+
+def test_a_word_the_corpus_never_writes_inside_a_named_command_is_refused():
+    """"Which section covers the draw violin plot command?": "violin" is ordinary English, and the
+    other words matched the contents entries of other draw commands strongly, so the answer
+    listed "draw x box plot"; the word names the thing asked about, however long its name."""
+    from citerag.answer.answerer import names_unwritten
+
+    assert names_unwritten("Which section covers the draw violin plot command?", ["violin"]) == ["violin"]
+    assert names_unwritten("Which option of the violin in the set command is it?", ["violin"]) == []
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "Which figure in NIST SP 800-227 shows KEM PoP between a key-pair owner and CA?", "Fig. 6"),
+    ("tech-manuals", "According to the license printed in the Gri manual, who bears the entire risk as to the "
+                     "quality and performance of the program?", "WITH YOU"),
+])
+def test_a_figure_by_its_caption_and_a_disclaimer_in_capitals_answer(agents, corpus, question, needs):
+    answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("corpus, question", [
+    ("default", "Which patent number does NIST SP 800-227's patent notice list for ML-KEM?"),
+    ("tech-manuals", "Which section of the Gri manual covers the draw violin plot command?"),
+])
+def test_a_number_or_a_command_the_documents_never_state_is_refused(agents, corpus, question):
+    assert ask(agents, corpus, question).answer.refused

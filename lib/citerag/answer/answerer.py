@@ -625,7 +625,11 @@ def names_unwritten(question: str, absent: list[str]) -> list[str]:
     """The absent words a question names a thing by, before the noun of its kind ("what does the
     rpn *xor* operator yield …?"): however the rest of the question reads, the documents never
     name that thing. (`modifying` wants the kind noun to end its phrase; here a verb may follow.)"""
-    return [w for w in absent if re.search(rf"(?<![\w-]){re.escape(w)}{_NAMED_KINDS.pattern}", question, re.I)]
+    # (the word may open a name of up to three words: "the draw *violin* plot command")
+    return [w for w in absent if any(
+        m.group(1) is None or not set(m.group(1).lower().split()) & STOPWORDS
+        for m in re.finditer(rf"(?<![\w-]){re.escape(w)}((?:\s+[a-z][\w-]*){{1,2}})?{_NAMED_KINDS.pattern}",
+                             question, re.I))]
 
 
 # "which algorithm *caches* the nodes …": a verb in -s right after the asked thing (one to three

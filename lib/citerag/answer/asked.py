@@ -1413,6 +1413,10 @@ def answered_by_entries(answer_text: str) -> bool:
     return bool(sentences) and all(contents_entries(s) for s in sentences)
 
 
+# A token holding two slashes or more: a path, or what is left of a web address a layout broke.
+_PATH = re.compile(r"\S*/\S*/\S*")
+
+
 def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
     def names_it(text: str) -> bool:
@@ -1430,7 +1434,9 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         # the answer's own digits: every cited answer has some in its "[c1]" markers; and an acronym
         # naming whose number it is ("which RFC number", "the ABC key length") as the answer writes
         # it: a number of something else does not answer
-        plain = strip_citations(answer_text)
+        # (not the digits of a reference mark, a web address or a file path: "[4]", "…/selected-2022/…"
+        # state no number)
+        plain = _PATH.sub(" ", CUES["address"].sub(" ", _BRACKET_REFERENCE.sub("", strip_citations(answer_text))))
         # … and the lower-case word naming the kind of a "number" ("which *patent* numbers …"), as the
         # cited evidence writes it (a size or a length is read from tables that abbreviate its kind)
         counted = stem(head.word.lower()) == "number"

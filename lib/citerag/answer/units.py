@@ -233,6 +233,10 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Un
             # paragraph) the one before, or the next item of that list.
             # (A displayed equation or code between two items does not end the list, nor do up to two
             # lines read as nothing, a page's running title among them.)
+            # a figure's caption opening on an abbreviated label ("Fig. 6. KEM use between …"): the label
+            # joined to the caption as one sentence, as a table's is ("Fig. 6, KEM use …"); split at
+            # its dot, the label alone was dropped and "which figure shows …" got the caption unnamed
+            ln = _ABBREVIATED_LABEL.sub(r"\1, ", ln, count=1)
             item = bool(_BULLET.match(ln)) and _continues_list(out, block)
             # drop the item's mark only: an option's own dashes stay ("- --dist-margin d sets …")
             said = split_prose(_MARK.sub("", _BULLET.sub("", ln, count=1) if item else ln, count=1).strip())
@@ -412,6 +416,8 @@ def _unfinished(u: Unit) -> bool:
 _OPEN_END = re.compile(r"[a-z0-9)\]}]$")
 
 
+# An abbreviated part label opening a caption ("Fig. 6. ", "Tab. 2: ").
+_ABBREVIATED_LABEL = re.compile(r"^((?:Fig|Tab)\.\s?\d+(?:[-.]\d+)*)[.:]\s+(?=\S)")
 # A line wholly shaded: a block of commands or markup.
 _MARKED = re.compile(r"<mark>.*</mark>\.?")
 # A value a short sentence states: a digit or a number word.
@@ -423,6 +429,10 @@ def _is_statement(s: str) -> bool:
     links (a bare link states nothing; "Fix bug #97 (<link>) … documentation wrong" does)."""
     words = re.findall(r"[A-Za-z]{2,}", _URL.sub(" ", s))
     lower = [w for w in words if w.islower()]
+    if _SHOUTED.search(s) and sum(w.lower() in STOPWORDS for w in words) >= 3:
+        # a sentence set in capitals, as a licence's disclaimer is ("THE ENTIRE RISK … IS WITH YOU."):
+        # prose all the same, its function words show it (a title in capitals has few, and no end mark)
+        lower = words
     # a short sentence still states a value when it ends as one ("Maximum score is 6 points.",
     # "X uses two parameters.")
     return (len(words) >= 5 or (len(words) == 4 and s.rstrip().endswith(".") and _VALUE.search(s) is not None)) \
@@ -435,6 +445,10 @@ def _short_entry(s: str) -> bool:
     the entry is of. Three words at least, two in lower case, ending as a sentence."""
     words = re.findall(r"[A-Za-z]{2,}", s)
     return s.rstrip().endswith(".") and len(words) >= 3 and sum(w.islower() for w in words) >= 2
+
+
+# A sentence in capitals: no lower-case letter, and it ends as a sentence does.
+_SHOUTED = re.compile(r"^[^a-z]*[A-Z]{2}[^a-z]*[.!?]$")
 
 
 # A short step of a procedure, in the imperative ("convert pdf scans to pbm images.")
