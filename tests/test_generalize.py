@@ -4028,3 +4028,33 @@ def test_a_figure_by_its_caption_and_a_disclaimer_in_capitals_answer(agents, cor
 ])
 def test_a_number_or_a_command_the_documents_never_state_is_refused(agents, corpus, question):
     assert ask(agents, corpus, question).answer.refused
+
+
+def rewritten_after(agents, corpus: str, turns: list[tuple[str, str]], follow_up: str) -> str:
+    """The follow-up's rewrite after several answered turns ((question, answer) pairs)."""
+    from citerag.conversation.engine import make_decider
+
+    agent = agents[corpus]
+    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
+    history = [{"user": q, "rewritten_query": q, "route": "RETRIEVE", "answer": a, "refused": False} for q, a in turns]
+    return decider.rewrite(follow_up, history).query
+
+
+@pytest.mark.parametrize("corpus, turns, follow_up, wanted", [
+    # the verb after "does DOC's X" is no part of X's phrase
+    ("tech-manuals", [("What does ReportLab's canvas.acroform.radio create?",
+                       "The canvas.acroform.radio method creates a radio widget. [c1]")],
+     "does it play a sound when clicked?", "does canvas.acroform.radio play a sound when clicked in ReportLab?"),
+    # a phrase naming the document opens the question: the topic is in what follows the comma
+    ("tech-manuals", [("Under the license printed in the Gri manual, is there any warranty for the program?",
+                       "THERE IS NO WARRANTY FOR THE PROGRAM. [c1]")],
+     "and what does it say about copying?", "what does program say about copying in Gri?"),
+    ("default", [("According to SP 800-227, what should a KEM's ciphertext reveal about the shared secret key?",
+                  "The ciphertext should reveal no information about the shared secret key. [c1]")],
+     "and how long is it?", "how long is shared secret in SP 800-227?"),
+])
+def test_it_is_the_phrase_after_an_opening_scope_and_before_the_verb(agents, corpus, turns, follow_up, wanted):
+    """"it" stood for a name with the verb after it ("canvas.acroform.radio create": a document's
+    possessive before the name hid the auxiliary), and for the last word of a document scope
+    opening the question ("Under the license *printed* in the Gri manual, is there …")."""
+    assert rewritten_after(agents, corpus, turns, follow_up) == wanted

@@ -297,6 +297,12 @@ class Validation:
         return asdict(self)
 
 
+# A prepositional phrase opening a question, up to the comma closing it ("Under the licence in X, …").
+# (not a question's own "In which year was X, …")
+_OPENING_PHRASE = re.compile(r"^(?:under|in|within|according\s+to|per|for|from|by|on)\s+"
+                             r"(?!(?:which|what|whose|how)\b)[^,?]{3,100},\s+", re.I)
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z0-9]", text)
 
@@ -641,6 +647,11 @@ class Decider:
         # (a document's possessive between them, "does DOC 7's X use", changes nothing; looked up
         # only after an auxiliary, this runs for every earlier turn)
         subject = lo > 0 and toks[lo - 1].lower() in AUXILIARIES and (lo == idx or self._doc_possessive(toks[lo:idx]))
+        # … as after "does DOC's X" when the document's name is no phrase word ("What does Tool's
+        # widget.draw create?": "create" is the verb)
+        subject = subject or (lo == idx and any(
+            k <= lo and toks[lo - k - 1].lower() in AUXILIARIES and self._doc_possessive(toks[lo - k:lo])
+            for k in (1, 2, 3) if lo - k - 1 >= 0))
         while (not subject and hi + 1 < len(toks) and self._in_phrase(toks[hi + 1])
                and not toks[hi].endswith((",", ":", ";")) and not _reduced_relative(toks, hi + 1)):
             hi += 1
@@ -661,7 +672,13 @@ class Decider:
 
     def _last_phrase(self, text: str) -> str | None:
         """The last run of topic words, shortened to the longest tail the corpus itself uses."""
-        body = self.know.strip_scope(text.strip().rstrip("?.! "))
+        body = text.strip().rstrip("?.! ")
+        # a phrase naming the document opens the question, closed by a comma ("Under the licence in
+        # the Foo manual, is there …"): where to look; the topic is in what follows
+        opening = _OPENING_PHRASE.match(body)
+        if opening and self.know.doc_mentions(opening.group(0)):
+            body = body[opening.end():]
+        body = self.know.strip_scope(body)
         # a closing "in section 11.2.2" says where, as a document scope does
         part = [m for m in _NUMBERED_PART.finditer(body)
                 if m.end() == len(body) and m.group(0).split()[0].lower() in LOCATOR_HEADS]
