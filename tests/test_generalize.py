@@ -64,12 +64,17 @@ def unit_texts(heading: str, text: str) -> list[str]:
 
 def rewritten(agents, corpus: str, first: str, answer: str, follow_up: str) -> str:
     """The follow-up's rewrite after one answered turn (`first`, answered `answer`)."""
+    return rewritten_after(agents, corpus, [(first, answer)], follow_up)
+
+
+def rewritten_after(agents, corpus: str, turns: list[tuple[str, str]], follow_up: str) -> str:
+    """The follow-up's rewrite after several answered turns ((question, answer) pairs)."""
     from citerag.conversation.engine import make_decider
 
     agent = agents[corpus]
     decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
-    prev = {"user": first, "rewritten_query": first, "route": "RETRIEVE", "answer": answer, "refused": False}
-    return decider.rewrite(follow_up, [prev]).query
+    history = [{"user": q, "rewritten_query": q, "route": "RETRIEVE", "answer": a, "refused": False} for q, a in turns]
+    return decider.rewrite(follow_up, history).query
 
 
 def refused_noting(agents, corpus: str, question: str, *notes: str, reason: str | None = None) -> None:
@@ -4028,16 +4033,6 @@ def test_a_figure_by_its_caption_and_a_disclaimer_in_capitals_answer(agents, cor
 ])
 def test_a_number_or_a_command_the_documents_never_state_is_refused(agents, corpus, question):
     assert ask(agents, corpus, question).answer.refused
-
-
-def rewritten_after(agents, corpus: str, turns: list[tuple[str, str]], follow_up: str) -> str:
-    """The follow-up's rewrite after several answered turns ((question, answer) pairs)."""
-    from citerag.conversation.engine import make_decider
-
-    agent = agents[corpus]
-    decider = make_decider(agent.params, agent.store, dict(agent.store.bm25._bm25.idf))
-    history = [{"user": q, "rewritten_query": q, "route": "RETRIEVE", "answer": a, "refused": False} for q, a in turns]
-    return decider.rewrite(follow_up, history).query
 
 
 @pytest.mark.parametrize("corpus, turns, follow_up, wanted", [

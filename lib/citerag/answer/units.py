@@ -229,14 +229,14 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Un
                 # and "which paper …, and where did it appear?" asks for both.
                 add(_MARK.sub("", ln, count=1).strip(), "sentence")
                 continue
+            # A figure's caption opening on an abbreviated label ("Fig. 6. KEM use between …"): the
+            # label joined to the caption as one sentence, as a table's is ("Fig. 6, KEM use …"); split
+            # at its dot, the label alone was dropped and "which figure shows …" got the caption unnamed.
+            ln = _ABBREVIATED_LABEL.sub(r"\1, ", ln, count=1)
             # An item of a list announced just before, in this paragraph or (one item to a
             # paragraph) the one before, or the next item of that list.
             # (A displayed equation or code between two items does not end the list, nor do up to two
             # lines read as nothing, a page's running title among them.)
-            # a figure's caption opening on an abbreviated label ("Fig. 6. KEM use between …"): the label
-            # joined to the caption as one sentence, as a table's is ("Fig. 6, KEM use …"); split at
-            # its dot, the label alone was dropped and "which figure shows …" got the caption unnamed
-            ln = _ABBREVIATED_LABEL.sub(r"\1, ", ln, count=1)
             item = bool(_BULLET.match(ln)) and _continues_list(out, block)
             # drop the item's mark only: an option's own dashes stay ("- --dist-margin d sets …")
             said = split_prose(_MARK.sub("", _BULLET.sub("", ln, count=1) if item else ln, count=1).strip())
@@ -418,6 +418,7 @@ _OPEN_END = re.compile(r"[a-z0-9)\]}]$")
 
 # An abbreviated part label opening a caption ("Fig. 6. ", "Tab. 2: ").
 _ABBREVIATED_LABEL = re.compile(r"^((?:Fig|Tab)\.\s?\d+(?:[-.]\d+)*)[.:]\s+(?=\S)")
+
 # A line wholly shaded: a block of commands or markup.
 _MARKED = re.compile(r"<mark>.*</mark>\.?")
 # A value a short sentence states: a digit or a number word.

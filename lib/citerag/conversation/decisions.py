@@ -650,8 +650,8 @@ class Decider:
         # … as after "does DOC's X" when the document's name is no phrase word ("What does Tool's
         # widget.draw create?": "create" is the verb)
         subject = subject or (lo == idx and any(
-            k <= lo and toks[lo - k - 1].lower() in AUXILIARIES and self._doc_possessive(toks[lo - k:lo])
-            for k in (1, 2, 3) if lo - k - 1 >= 0))
+            toks[lo - k - 1].lower() in AUXILIARIES and self._doc_possessive(toks[lo - k:lo])
+            for k in (1, 2, 3) if k < lo))
         while (not subject and hi + 1 < len(toks) and self._in_phrase(toks[hi + 1])
                and not toks[hi].endswith((",", ":", ";")) and not _reduced_relative(toks, hi + 1)):
             hi += 1
