@@ -1585,10 +1585,18 @@ def split_parts(question: str) -> list[str]:
     return out
 
 
+def _opening_phrase(prepositions: str, longest: int) -> re.Pattern[str]:
+    """A phrase opening a question on one of `prepositions`, up to the comma closing it; not a
+    question's own "In which year …"."""
+    return re.compile(rf"^\s*((?:{prepositions})\s+(?!(?:which|what|whose|how)\b)[^,?]{{3,{longest}}}),\s+", re.I)
+
+
 # A scope the question opens with ("In the first example, …", "According to the guide, …"), not
 # itself asked about ("In which year …").
-_LEADING_SCOPE = re.compile(r"^\s*((?:in|for|within|according\s+to)\s+(?!(?:which|what|whose|how)\b)[^,?]{3,80}),\s+",
-                            re.I)
+_LEADING_SCOPE = _opening_phrase(r"in|for|within|according\s+to", 80)
+# … and any prepositional phrase opening it ("Under the licence in X, is there …"), which may name
+# a document rather than a scope every part is asked in
+OPENING_PHRASE = _opening_phrase(r"under|in|within|according\s+to|per|for|from|by|on", 100)
 
 
 def leading_scope(question: str) -> str:

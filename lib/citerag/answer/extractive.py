@@ -504,13 +504,19 @@ def _part_titled(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Unit]:
     if not part:
         return []
     # (a caption or heading before a contents entry, then the best-ranked evidence, then the chunk's first)
-    best = min(((listed, n, title, ev) for n, ev in enumerate(evidence) if not (qa.docs and ev.doc_id not in qa.docs)
+    best = min(((listed, n, title, ev) for n, ev in enumerate(_from_named(qa, evidence))
                 for listed, title in titles_given(part, ev.heading, ev.text)), key=lambda x: x[:2], default=None)
     if best is None:
         return []
     _, _, title, ev = best
     kind, label = part.split(" ", 1)
     return [Unit(f"{kind.capitalize()} {label.upper()}: {title}", ev.key, "sentence", 0)]
+
+
+def _from_named(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Evidence]:
+    """The evidence from the documents the question names (all of it when it names none), in order:
+    a by-place draft ("Table 5's title", "what follows 17") must come from the named document."""
+    return [ev for ev in evidence if not qa.docs or ev.doc_id in qa.docs]
 
 
 # "Which value follows 1729 in X's list of …?": the number next to it in an array the evidence
@@ -533,9 +539,7 @@ def _array_neighbour(qa: QueryAnalysis, evidence: list[Evidence], score: Scorer)
     after, n = m.group(1).lower() in ("follows", "after"), m.group(2)
     text_at = {(e.doc_id, e.ordinal): e.text for e in evidence if e.ordinal >= 0}
     found: list[tuple[float, int, str, Evidence]] = []
-    for rank, ev in enumerate(evidence):
-        if qa.docs and ev.doc_id not in qa.docs:
-            continue
+    for rank, ev in enumerate(_from_named(qa, evidence)):
         for start, values in _array_runs(ev.text):
             if values.count(n) != 1:
                 continue
@@ -1137,8 +1141,8 @@ def _section_opening(qa: QueryAnalysis, evidence: list[Evidence], all_units: lis
     anchor = asked_section(qa.text)
     if not anchor:
         return []
-    under = [(title, ev) for ev in evidence if not (qa.docs and ev.doc_id not in qa.docs)
-             and (title := next((h for h in reversed(ev.heading.split(" > ")) if in_section(anchor, [h])), ""))]
+    under = [(title, ev) for ev in _from_named(qa, evidence)
+             if (title := next((h for h in reversed(ev.heading.split(" > ")) if in_section(anchor, [h])), ""))]
     # (when no retrieved chunk opens with the title, the earliest it heads directly, not a
     # subsection's: it states the subject, "Appendix C — Loop Bounds: Implementations should not
     # bound …", where a later subsection's table of repetitions does not)

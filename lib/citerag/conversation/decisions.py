@@ -27,6 +27,7 @@ from citerag.answer.answerer import written_compound
 from citerag.answer.asked import (
     CUES,
     MEMBER_KINDS,
+    OPENING_PHRASE,
     PREPOSITION_ALTERNATION,
     asked_heads,
     asks_byline,
@@ -295,12 +296,6 @@ class Validation:
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-# A prepositional phrase opening a question, up to the comma closing it ("Under the licence in X, …").
-# (not a question's own "In which year was X, …")
-_OPENING_PHRASE = re.compile(r"^(?:under|in|within|according\s+to|per|for|from|by|on)\s+"
-                             r"(?!(?:which|what|whose|how)\b)[^,?]{3,100},\s+", re.I)
 
 
 def _words(text: str) -> list[str]:
@@ -675,7 +670,7 @@ class Decider:
         body = text.strip().rstrip("?.! ")
         # a phrase naming the document opens the question, closed by a comma ("Under the licence in
         # the Foo manual, is there …"): where to look; the topic is in what follows
-        opening = _OPENING_PHRASE.match(body)
+        opening = OPENING_PHRASE.match(body)
         if opening and self.know.doc_mentions(opening.group(0)):
             body = body[opening.end():]
         body = self.know.strip_scope(body)
