@@ -4053,3 +4053,107 @@ def test_it_is_the_phrase_after_an_opening_scope_and_before_the_verb(agents, cor
     possessive before the name hid the auxiliary), and for the last word of a document scope
     opening the question ("Under the license *printed* in the Gri manual, is there …")."""
     assert rewritten_after(agents, corpus, turns, follow_up) == wanted
+
+
+def test_the_number_of_a_named_part_is_asked_and_read_from_its_title_line():
+    """"Which algorithm number is X?" was answered with prose naming X beside other functions, or
+    with the title of the algorithm before it: the number is the one X's own title line gives."""
+    from citerag.answer.asked import asked_number, numbered_title
+
+    assert asked_number("Which algorithm numbers do MakeHint and UseHint have in FIPS 204?") == "algorithm"
+    assert asked_number("What is the table number of the size list?") == "table"
+    assert asked_number("What is the number of rounds in Widget?") == ""
+    rx = numbered_title("algorithm", "Decompose")
+    assert rx.match("Algorithm 36 Decompose(r)")
+    assert not rx.match("Algorithm 37 HighBits(r): Returns r1 from the output of Decompose (r)")
+    assert not numbered_title("algorithm", "Widget").match("Algorithm 4 Widget-Sign(sk)")  # another name
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("Which algorithm numbers do MakeHint and UseHint have in FIPS 204?", ("Algorithm 39", "Algorithm 40")),
+    ("Which algorithm number is Decompose in FIPS 204?", ("Algorithm 36",)),
+    ("What is the algorithm number of MakeHint in FIPS 204?", ("Algorithm 39",)),
+])
+def test_the_number_of_a_named_algorithm_is_its_title_lines(agents, question, needs):
+    r = ask(agents, "default", question)
+    assert not r.answer.refused and all(n in r.answer.answer for n in needs), r.answer.answer
+    assert "Algorithm 37" not in r.answer.answer, r.answer.answer
+
+
+def test_an_entry_below_the_best_one_holding_the_rest_of_the_question_is_the_part_asked():
+    """"Which section covers box plots among the real-world examples?" names the chapter ("8
+    Real-world examples", holding more of the words) and asks for its section ("8.1 Box plots")."""
+    from citerag.agent.workflow import _ranked_lists
+    from citerag.answer.asked import below_entry
+    from citerag.retrieval.query import analyse
+    from citerag.text.terms import Scorer
+
+    assert below_entry("8 | Real-world examples … 35", "8.1 Box plots … 35")
+    assert below_entry("8 Real-world examples … 35", "8.12.1 Handling headers … 67")
+    assert not below_entry("8 Real-world examples … 35", "9.1 Overview … 73")
+    assert not below_entry("8.1 Box plots … 35", "8.1 Box plots … 35")
+    short = ["7 Image plots … 29", "8 Real-world examples … 35", "9 Commands … 73"]
+    full = ["8 Real-world examples … 35", "8.1 Box plots … 35", "8.2 Contouring … 37"]
+    score = Scorer(analyse("Which section covers contouring among the real-world examples?"), {})
+    assert _ranked_lists(score, "section", {"a::p1::c0": short, "a::p6::c0": full})[0][1] == "a::p6::c0"
+    # … and where a thing starts, of two lists as good, is where a contents list numbers it
+    index = ["salinity diagram … 59", "sigma … 60", "skyline … 64"]
+    contents = ["8.8 Salinity diagram … 58", "8.9 Density … 61", "8.10 Skyline … 64"]
+    score = Scorer(analyse("On which page does the salinity diagram example start?"), {})
+    lists = {"a::p280::c0": index, "a::p6::c1": contents}
+    assert _ranked_lists(score, "", lists, starts=True)[0][1] == "a::p6::c1"
+    assert _ranked_lists(score, "", lists)[0][1] == "a::p280::c0"  # (a tie, as before, by its chunk)
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("Which section of the Gri manual covers the contouring example among the real-world examples?", "8.2"),
+    ("On which page of the Gri manual does the Temperature-Salinity Diagram example start?", "58"),
+])
+def test_a_section_within_a_named_chapter_and_where_an_example_starts(agents, question, needs):
+    answered(agents, "tech-manuals", question, needs)
+
+
+def test_a_braced_example_is_the_subject_of_the_entry_describing_it():
+    """A calculator reference sets each operator as an example in braces, then what it does:
+    "{rpn 2 3 inf}" was dropped as no statement, and "which operator gives the smaller of two
+    numbers?" got the description without the operator."""
+    said = unit_texts("", "{rpn 2 3 inf}\n\nPick the smaller of two values, yielding 2. (Opposite to sup.)")
+    assert said[:3] == ["{rpn 2 3 inf}", "Pick the smaller of two values, yielding 2.", "(Opposite to sup.)"], said
+
+
+def test_an_index_entry_holding_all_but_one_word_of_a_named_command_is_another_command():
+    """"On which page does the index place the set window title command?" was answered with "set
+    input data window command … 123": the index lists the commands there are."""
+    from citerag.answer.answerer import unlisted_variants
+
+    index = ["set input data window command . . . . 123\nset line width command . . . . 124\n"
+             "set page size command . . . . 125"]
+    assert unlisted_variants("On which page is the set window title command?", index) == [
+        "set window title (the documents list set input data window command)"]
+    assert unlisted_variants("On which page is the set line width command?", index) == []
+    assert unlisted_variants("On which page is the set window command?", index) == []  # (two words held of two)
+    # … an entry with no word of its own names the thing more briefly ("plain set dash": "set dash")
+    assert unlisted_variants("What does the plain set dash command use?", ["set dash command . . . . 134\n"
+                                                                         "set dpi command . . . . 134\n"
+                                                                         "set flag command . . . . 135"]) == []
+
+
+def test_a_follow_up_on_a_part_no_entry_names_is_refused_in_conversation(agents, tmp_path):
+    """"and the section on wind rose diagrams?" was answered with the chapter entry the carried
+    words matched: an answer of contents entries writes titles only, so holding none of the
+    follow-up's words it names another part."""
+    eng = chat_engine(agents, "tech-manuals", tmp_path)
+    eng.turn("t", "Which section of the Gri manual covers the contouring example among the real-world examples?")
+    eng.turn("t", "and on which page does it start?")
+    r = eng.turn("t", "and the section on wind rose diagrams?")
+    assert r.refused, (r.rewritten_query, r.answer)
+
+
+def test_a_follow_up_naming_a_camel_case_name_an_entry_writes_is_on_topic(agents, tmp_path):
+    """The follow-up's words were looked for in the cited text with camel case split only, so
+    "ScalarVectorNTT" was never found in "47 Algorithm | ScalarVectorNTT(c, v) … 46": the name is
+    written whole too."""
+    eng = chat_engine(agents, "default", tmp_path)
+    eng.turn("t", "On which page of FIPS 204 is MakeHint?")
+    r = eng.turn("t", "and ScalarVectorNTT?")
+    assert not r.refused and "ScalarVectorNTT" in r.answer, (r.rewritten_query, r.answer)

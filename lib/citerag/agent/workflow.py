@@ -16,10 +16,11 @@ stopped; `refusal_reason` why verification refused — separate fields.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from citerag.answer.asked import (
     asked_subsections,
     asked_title,
     asks_byline,
+    below_entry,
     best_form_score,
     contents_entries,
     date_line,
@@ -317,7 +319,7 @@ class AgentWorkflow(Workflow):
         score = Scorer(st.qa, self.idf)
         # (scored by its entries of the asked level: a chapter's, when the question asks for one)
         kind = asked_part_kind(st.qa.text)
-        ranked = _ranked_lists(label_scored(score, st.qa.anchors), kind, lists)
+        ranked = _ranked_lists(label_scored(score, st.qa.anchors), kind, lists, bool(_STARTS.search(st.qa.text)))
         # (an entry never holds the question's frame, "on which page does … start", so its share
         # of the terms stays low: the best lists are taken, unless their entries share next to nothing)
         found = [(s, cid) for s, cid in ranked[:n] if s >= _CONTENTS_MIN_SHARE]
@@ -412,12 +414,28 @@ def _interleave(branches: list[list[Hit]]) -> list[Hit]:
 _FRONT_CHUNKS = 3  # a title page and the page after it, one chunk or two each
 _CONTENTS: dict[int, dict[str, list[str]]] = {}
 _CONTENTS_MIN_SHARE = 0.1  # a contents entry sharing less of the question's terms names something else
+_STARTS = re.compile(r"\b(?:start|begin)s?\b", re.I)
 
 
-def _ranked_lists(score: Callable[[str], float], kind: str, lists: dict[str, list[str]]) -> list[tuple[float, str]]:
-    """Contents lists by their best entry of the asked kind, best first."""
-    return sorted(((max((best_form_score(score, e) for e in entries if entry_of_kind(kind, e)), default=0.0), cid)
-                   for cid, entries in lists.items()), key=lambda x: (-x[0], x[1]))
+def _ranked_lists(score: Callable[[str], float], kind: str, lists: dict[str, list[str]],
+                  starts: bool = False) -> list[tuple[float, str]]:
+    """Contents lists by their best entry of the asked kind, best first; an entry read with the
+    titles of the entries it stands below in the list ("8.1 Box plots" under "8 Real-world
+    examples"), so that "… box plots among the real-world examples" finds the list holding both."""
+    best = {cid: max(((max(best_form_score(score, e), best_form_score(score, under)), entry_of_kind("section", e))
+                      for e, under in zip(entries, _under_parents(tuple(entries)), strict=True)
+                      if entry_of_kind(kind, e)), default=(0.0, False))
+            for cid, entries in lists.items()}
+    # (where a thing starts is where its part starts: of two lists as good, the one numbering it as
+    # a part, not an index listing where it is mentioned)
+    return [(s, cid) for (s, _), cid in sorted(((v, cid) for cid, v in best.items()),
+                                               key=lambda x: (-x[0][0], -(starts and x[0][1]), x[1]))]
+
+
+@lru_cache(maxsize=4096)
+def _under_parents(entries: tuple[str, ...]) -> tuple[str, ...]:
+    """Each entry followed by the entries of the same list it stands below (by its number)."""
+    return tuple(" ".join([e, *(a for a in entries if below_entry(a, e))]) for e in entries)
 
 
 def _contents_lists(store: IndexStore) -> dict[str, list[str]]:

@@ -19,6 +19,7 @@ from citerag.answer.asked import (
     asked,
     asked_actions,
     asked_heads,
+    contents_entries,
     contradicted_counts,
     describing_participle,
     ends_in_s,
@@ -307,15 +308,34 @@ def unlisted_variants(question: str, texts: list[str]) -> list[str]:
         return []
     lowered = [t.lower() for t in texts]
     listed = [t.lower().split() for text in texts for t in entry_terms(text)]
+    # (an index lists them too: "set input data window command … 123")
+    indexed = [_ENTRY_WORD.findall(e.lower()) for text in texts for e in contents_entries(text)]
     out: list[str] = []
     for name in names:
         words = name.lower().split()
         if any(term_stated(name, t) for t in lowered):
             continue
-        sibling = next((term for term in listed if _one_word_apart(term, words)), None)
+        sibling = next((term for term in listed if _one_word_apart(term, words)), None) or next(
+            (term for term in indexed if _all_but_one(term, words)), None)
         if sibling:
             out.append(f"{name} (the documents list {' '.join(sibling)})")
     return out
+
+
+_ENTRY_WORD = re.compile(r"[a-z][\w.-]*[a-z0-9]|[a-z]")
+_KIND_NOUN = re.compile(rf"(?:{MEMBER_KINDS})s?")
+
+
+def _all_but_one(entry: list[str], name: list[str]) -> bool:
+    """An index entry holding every word of a name of three words or more but one content word, and
+    words of its own ("set input data window command" for "set window title"): another thing of
+    the same kind. (An entry with no word of its own, "set dash command" for "plain set dash", is
+    the thing named more briefly.)"""
+    held, named = {stem(w) for w in entry}, {stem(w) for w in name}
+    missing = [w for w in name if stem(w) not in held]
+    own = [w for w in entry if stem(w) not in named and not _KIND_NOUN.fullmatch(w) and w not in STOPWORDS]
+    return (len(name) >= 3 and len(missing) == 1 and missing[0].isalpha() and missing[0] not in STOPWORDS
+            and bool(own))
 
 
 def _one_word_apart(a: list[str], b: list[str]) -> bool:
@@ -752,9 +772,9 @@ def _says(word: str, text: str) -> bool:
 
 # Drafts that state the asked thing by their place, in words of their own: a title page's line gives
 # a document's title, date or authors ("November 2024" says neither "published" nor "date"), as a
-# contents list gives a part's sections by their numbers, a caption a table's title, and an array
-# what follows a value.
-_BY_PLACE = frozenset(("front", "byline", "subsections", "title", "sequence"))
+# contents list gives a part's sections by their numbers, a caption a table's title (and a title line
+# the number of the part it names), and an array what follows a value.
+_BY_PLACE = frozenset(("front", "byline", "subsections", "title", "number", "sequence"))
 
 
 def stated_by_place(decision: dict | None) -> bool:

@@ -358,6 +358,29 @@ def asked_title(question: str) -> str:
     return f"{'figure' if kind.lower().startswith('fig') else kind.lower()} {label.lower()}"
 
 
+# "Which algorithm number is X?", "… numbers do X and Y have?", "What is the algorithm number of X?":
+# the number a part's own title line gives each name ("Algorithm 39 MakeHint(z, r)"). Retrieved
+# prose that names X beside other functions states no number for it.
+_NUMBER_ASKED = re.compile(rf"\b(?:which|what)\s+(?P<a>{_PART_KIND})\s+(?:numbers?|no\.)(?!\w)"
+                           rf"|\b(?P<b>{_PART_KIND})\s+numbers?\s+(?:of|for)\b", re.I)
+
+
+def asked_number(question: str) -> str:
+    """The kind of numbered part whose number the question asks for a named thing ("algorithm"), else ""."""
+    m = _NUMBER_ASKED.search(question)
+    if not m:
+        return ""
+    kind = (m.group("a") or m.group("b")).lower()
+    return "figure" if kind.startswith("fig") else kind
+
+
+def numbered_title(kind: str, name: str) -> re.Pattern[str]:
+    """A title line giving `name` its number: the kind word, the label, a separator at most, then
+    the name as a whole word ("Algorithm 39 MakeHint(z, r)", "Table 5, Widget sizes")."""
+    return re.compile(rf"^\s*{kind_word(kind)}\s+{_PART_LABEL}(?:[.:,]|\s+[—–-])?\s+(?:\|\s*)?"
+                      rf"{re.escape(name)}(?![\w-])", re.I)
+
+
 def part_title(part: str, line: str, bare: bool = False) -> str:
     """The title a line gives the asked part ("table 5"), when it opens with the part's label and
     a capitalised title: its caption or heading ("Table 5. Post-quantum schemes"), or its contents
@@ -417,6 +440,16 @@ def asked_subsections(question: str) -> str:
     """The number of the part whose sections the question asks for ("2.4"), else ""."""
     m = _SUBSECTIONS.search(question)
     return (m.group(1) or m.group(2)) if m else ""
+
+
+_PART_NUMBER = re.compile(r"^[\s|]*(?:(?:Section|Chapter|Appendix)\s+)?((?:\d{1,2}|[A-Z])(?:\.\d{1,3})*)\.?[\s|]")
+
+
+def below_entry(parent: str, entry: str) -> bool:
+    """Is the contents entry numbered anywhere below the entry `parent` ("8.1 | Box plots … 35" below
+    "8 Real-world examples … 35")?"""
+    m, n = _PART_NUMBER.match(parent), _ENTRY_NUMBER.match(entry)
+    return bool(m and n) and n.group(1).lower().startswith(m.group(1).lower() + ".")
 
 
 def subsection_of(parent: str, entry: str) -> bool:

@@ -29,11 +29,13 @@ from citerag.answer.asked import (
     answer_types,
     asked,
     asked_heads,
+    asked_number,
     asked_part_kind,
     asked_subsections,
     asked_title,
     asks_byline,
     asks_default,
+    below_entry,
     best_form_score,
     date_line,
     entry_of_kind,
@@ -41,7 +43,9 @@ from citerag.answer.asked import (
     front_asked,
     front_phrase,
     joins_things,
+    kind_word,
     label_scored,
+    numbered_title,
     reads_contents,
     split_parts,
     states_a_default,
@@ -414,6 +418,9 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     titled = _part_titled(qa, evidence)
     if titled:
         return Draft(_cite_all(titled), "title", [1.0], [1.0], [], 1.0)
+    numbered = _part_numbered(qa, evidence, all_units)
+    if numbered:
+        return Draft(_cite_all(numbered), "number", [1.0], [1.0], [], 1.0)
     score = Scorer(qa, idf, ordinary)
     neighbour = _array_neighbour(qa, evidence, score)
     if neighbour:
@@ -511,6 +518,33 @@ def _part_titled(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Unit]:
     _, _, title, ev = best
     kind, label = part.split(" ", 1)
     return [Unit(f"{kind.capitalize()} {label.upper()}: {title}", ev.key, "sentence", 0)]
+
+
+def _part_numbered(qa: QueryAnalysis, evidence: list[Evidence], all_units: list[Unit]) -> list[Unit]:
+    """"Which algorithm number(s) do X (and Y) have?": for each name the question gives, the title
+    line from the documents it names that numbers it ("Algorithm 39 MakeHint(z, r)"). Nothing
+    unless every name has one (a one-part question): a name no title numbers is left to the
+    general path, which refuses what the evidence does not state."""
+    kind = asked_number(qa.text)
+    if not kind or len(split_parts(qa.text)) > 1:
+        return []
+    mentions = " ".join(qa.doc_mentions).lower()
+    # (a name is written as code, or capitalised inside the question: "is Decompose in …")
+    capitalised = re.findall(r"(?<=\s)[A-Z][\w.-]*\w", qa.text)
+    given = [n for n in dict.fromkeys([*qa.code_names, *capitalised])
+             if n.lower() not in mentions and not re.fullmatch(kind_word(kind), n, re.I)]
+    wanted = [n for n in given if not any(n != o and n.lower() in o.lower() for o in given)]  # ("HashML")
+    named = {ev.key for ev in _from_named(qa, evidence)}
+    found: list[Unit] = []
+    for name in wanted:
+        rx = numbered_title(kind, name)
+        unit = next((u for u in all_units if u.key in named and u.kind in ("title", "sentence")
+                     and rx.match(u.text)), None)
+        if unit is None:
+            return []
+        if all(unit is not f for f in found):
+            found.append(unit)
+    return found
 
 
 def _from_named(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Evidence]:
@@ -685,6 +719,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
             types.append(0.0)
             continue
         top, _, p = ranked[0]
+        if located and p.head.kind == "contents":
+            p = _entry_below(p, ranked, _as_entry(pqa).text) or p
         best_overall = max(best_overall, top)
         scores.append(top)
         types.append(passage_type(part.types, p, want.acronym, plurals, subject))
@@ -716,6 +752,19 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     for c in chosen:
         out += [u for u in c.units if u not in out]
     return Draft(_cite_all(out), "parts", scores, types, missing, best_overall)
+
+
+def _entry_below(best: Passage, ranked: list[tuple[float, int, Passage]], asked: str) -> Passage | None:
+    """The best-ranked entry below the best one (a section of its chapter) that holds a word of the
+    question the best one lacks: "which section covers box plots among the real-world examples?"
+    names the chapter ("8 Real-world examples … 35", holding more of the words) and asks for its
+    section ("8.1 Box plots … 35")."""
+    own = token_set(best.head.text)
+    rest = {w for w in token_set(asked) - own if w.isalpha() and w not in STOPWORDS}
+    if not rest:
+        return None
+    return next((p for _, _, p in ranked if p.head.kind == "contents" and below_entry(best.head.text, p.head.text)
+                 and token_set(p.head.text) & rest), None)
 
 
 def _other_entry(score: Scorer, whole: Scorer, best: Passage, ranked: list[tuple[float, int, Passage]],

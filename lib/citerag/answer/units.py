@@ -35,6 +35,9 @@ from citerag.text.tokenize import STOPWORDS
 # the next of an enumeration ("… two kinds of steps. The first kind … The second kind …").
 # A sentence that states the default of the setting before it ("Defaults to 300.", "Default value is 1.").
 _DEFAULT_OPENING = r"defaults? (?:to|is)|default:|(?:the )?default (?:is|value)"
+# A remark in parentheses after a sentence of its paragraph adds to it ("… yielding 3. (Opposite
+# to sup .)"): too short a statement to stand alone, it is read with that sentence.
+_ASIDE = re.compile(r"^\([^()]+\)\.?$")
 _CONTINUES = re.compile(
     r"^(?:it|its|this|these|they|their|those|such|thus|hence|therefore|then|here|if|when|otherwise|"
     r"in (?:this|that|such) case|for (?:example|instance)|e\.g\.|each|both|the (?:latter|former|result)|"
@@ -256,7 +259,7 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Un
                     item and _ITEM_NAME.fullmatch(s) is not None)) and (item or (
                     out[-1].block == block and (
                         _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s) or out[-1].kind == "title"
-                        or (out[-1].kind == "sentence" and _CONTINUES.match(s))))))
+                        or (out[-1].kind == "sentence" and (_CONTINUES.match(s) or _ASIDE.match(s)))))))
                 inline = _INLINE_TERM.match(s) if glossary and not term else None
                 if inline:  # "legacy mode The tool … may be used only …": the term opens the line
                     add(f"{inline.group(1)}: {inline.group(2)}", "definition")
@@ -309,8 +312,16 @@ def _described_signature(lines: list[str], nxt: str) -> bool:
     return len(lines) == 1 and _describes(lines[0], nxt)
 
 
+# An expression alone in braces, an example a reference entry then describes ("{rpn 2 3 inf}" over
+# "Pick the smaller of two values, yielding 3."): the expression names what the entry is about.
+_BRACED_EXAMPLE = re.compile(r"^\{[^{}]{2,60}\}$")
+
+
 def _describes(code: str, nxt: str) -> bool:
-    """Does `nxt` describe the signature `code` ("draws the sheet's edge …", "The drawEdge method …")?"""
+    """Does `nxt` describe the signature `code` ("draws the sheet's edge …", "The drawEdge method …"),
+    or the braced example `code` (any paragraph of prose after it)?"""
+    if _BRACED_EXAMPLE.match(code):
+        return nxt.strip()[:1].isalpha()
     if not _SIGNATURE.match(code):
         return False
     name = code.split("(")[0].rsplit(".", 1)[-1]
@@ -480,7 +491,8 @@ def continues(prev: Unit, nxt: Unit) -> bool:
         return True  # a step, then the command that does it ("Create a symbolic link." [code])
     if nxt.block != prev.block and not (announces and nxt.block == prev.block + 1):
         return False
-    return announces or bool(_CONTINUES.match(nxt.text))
+    return announces or bool(_CONTINUES.match(nxt.text)) or (_ASIDE.match(nxt.text) is not None
+                                                             and not _is_statement(nxt.text))
 
 
 @dataclass
@@ -522,7 +534,9 @@ def passages(all_units: list[Unit], max_follow: int = 3) -> list[Passage]:
         listing = announces(u)  # "… are:" then the items
         count = announced_count(u.text) if listing else 0
         # an item may run to several sentences: the window and the count go by items, not units
-        limit = max(max_follow, _ITEM_SENTENCES * count)
+        # (a passage opening on the code it describes, "{rpn argc}" then "Yields …", takes as many
+        # sentences as one opening on the description: the code is its subject, no sentence)
+        limit = max(max_follow, _ITEM_SENTENCES * count) + (u.kind == "code")
         spent = 0
         announced = listing  # some unit of the chain announces a list
         for nxt in all_units[i + 1: i + 1 + limit + _LIST_ITEMS]:

@@ -29,6 +29,7 @@ from citerag.answer.asked import (
     MEMBER_KINDS,
     OPENING_PHRASE,
     PREPOSITION_ALTERNATION,
+    answered_by_entries,
     asked_heads,
     asks_byline,
     asks_document_front,
@@ -1318,7 +1319,9 @@ class Decider:
             own = [t for t in dict.fromkeys(tokenize(plain))
                    if t not in STOPWORDS and t not in _VAGUE and not _QUESTION.match(t) and not t.isdigit()]
             # a word written inside a camel-case name ("unpacks" in "WordUnpack") is written
-            have = token_set(split_camel(f"{cited_text} {answer_text}").lower())
+            # (and the name whole: "scalarvectorntt" is the token of "ScalarVectorNTT")
+            have = token_set(split_camel(f"{cited_text} {answer_text}").lower()) | token_set(
+                f"{cited_text} {answer_text}".lower())
             # a compound in another inflection is written ("re-encrypts" for "re-encrypt")
             # (the light stemmer reads "accesses" as "accesse": the corpus writes "access")
             unwritten = [t for t in own if t not in have and t not in self.idf
@@ -1338,8 +1341,12 @@ class Decider:
                 # The corpus writes these words, so the cited text may say the same in others
                 # ("Output:" for "return"): try the graded-relevant chunks, then let it stand.
                 lost = [t for t in own if t not in have]
+                # … but an answer of contents entries writes titles only, in the words of the part
+                # they name: entries holding none of the follow-up's words ("and the section on wind
+                # rose diagrams?" answered "8 Real-world examples … 35") name another part
+                soft = bool(covered) or not answered_by_entries(answer_text)
                 return Validation(False, True, False, "off_topic",
-                                  f"the follow-up's own terms are not in the cited text: {', '.join(lost)}", soft=True)
+                                  f"the follow-up's own terms are not in the cited text: {', '.join(lost)}", soft=soft)
         # (a duration may be counted in words: "how long …?" → "over a decade")
         if qa.mode == "parameter" and re.search(r"\b(how (big|large|long|many)|size)\b", qa.text, re.I) \
                 and not numbers(without_marks(answer_text)) and not (
