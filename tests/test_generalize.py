@@ -4157,3 +4157,34 @@ def test_a_follow_up_naming_a_camel_case_name_an_entry_writes_is_on_topic(agents
     eng.turn("t", "On which page of FIPS 204 is MakeHint?")
     r = eng.turn("t", "and ScalarVectorNTT?")
     assert not r.refused and "ScalarVectorNTT" in r.answer, (r.rewritten_query, r.answer)
+
+
+@pytest.mark.parametrize("corpus, turns, follow_up, wanted", [
+    # a name in camel case the auxiliary makes the subject, not the complement after the verb
+    ("default", [("What does KeyCombine produce as output in SP 800-227?",
+                  "As output, KeyCombine produces a single shared secret key. [c1]")],
+     "and what else may it accept besides the shared secrets?",
+     "what else may KeyCombine accept besides the shared secrets in SP 800-227?"),
+    # … but after a document's possessive, the name that follows it
+    ("tech-manuals", [("What does ReportLab's setHorizScale do?",
+                       "Lines of text can be stretched or shrunken horizontally by the setHorizScale method. [c1]")],
+     "which font families ignore it?", "which font families ignore setHorizScale in ReportLab?"),
+    # "the reverse" with nothing after it is the reverse of the earlier subject
+    ("default", [("What does BitsToBytes do in FIPS 204?",
+                  "Converts a bit string into a byte string using little-endian order. [c1]")],
+     "and which algorithm does the reverse?", "which algorithm does the reverse of BitsToBytes in FIPS 204?"),
+])
+def test_it_is_the_named_subject_and_a_relation_is_to_the_earlier_subject(agents, corpus, turns, follow_up, wanted):
+    """"it" stood for the complement after the verb ("… produce as *output*"), and "which algorithm
+    does the reverse?" was asked of nothing."""
+    assert rewritten_after(agents, corpus, turns, follow_up) == wanted
+
+
+def test_a_preposition_closing_a_question_is_no_phrase_it_can_stand_for(agents):
+    """"… what must a concatenation combiner's final key pass through before use?" then "which
+    browsers use it?" became "which browsers use before?"."""
+    got = rewritten_after(agents, "default", [
+        ("Which key-combining methods does SP 800-133 provide?", "SP 800-133 provides three methods. [c1]"),
+        ("and what must a concatenation combiner's final key pass through before use?",
+         "The final shared secret key should pass through a key derivation. [c1]")], "which browsers use it?")
+    assert "before" not in got.split(), got

@@ -251,6 +251,14 @@ hi hello want know need something anything more i my understand publication publ
 with to the this that it manual manuals happen happens happened""".split())
 
 
+# A noun naming the other side of a relation with nothing after it ("which algorithm does *the
+# reverse*?"): the relation is to what the conversation is about.
+_RELATION = re.compile(r"\bthe\s+(?:reverse|opposite|inverse|converse|counterpart)\b(?!\s+(?:of|to)\b)", re.I)
+# "What does X …?", "How can X …?": the word the auxiliary puts before the verb is the subject
+_SUBJECT_AFTER_AUXILIARY = re.compile(rf"^\s*(?:what|how|why|when|where)\s+(?:{AUXILIARY_ALTERNATION})\s+"
+                                      r"([^\s'’?,]+)\s", re.I)  # (not "X's": the name after is)
+
+
 @dataclass
 class RouteDecision:
     route: str
@@ -606,6 +614,11 @@ class Decider:
             return Focus(params[-1], self._window(q, params[-1]), doc_scope)
         if ids:
             return Focus(ids[0], self._window(q, ids[0]), doc_scope)
+        # "What does KeyCombine produce as output?": a name in camel case the question's auxiliary
+        # makes its subject is what it asks about, not the complement after the verb
+        subject = _SUBJECT_AFTER_AUXILIARY.match(q)
+        if subject and CAMEL_NAME.fullmatch(subject.group(1)):
+            return Focus(subject.group(1), subject.group(1), doc_scope)
         member = _NAMED_MEMBER.search(q)
         if member and member.group(1).lower() not in STOPWORDS:
             return Focus(member.group(1), f"{member.group(1)} {member.group(2)}", doc_scope)
@@ -712,9 +725,10 @@ class Decider:
                 and toks[-1].isalpha() and toks[-1].islower() and toks[-2].lower() not in STOPWORDS):
             toks = toks[:-1]
         run: list[str] = []
+        closed = function_words()  # (a preposition ends the phrase too: "… pass through *before* use")
         for t in reversed(toks):
             w = t.strip(",;:()").lower()
-            if not w or w in STOPWORDS or _QUESTION.match(w):
+            if not w or w in STOPWORDS or w in closed or _QUESTION.match(w):
                 break
             run.insert(0, t.strip(",;:()"))
         for n in range(min(3, len(run)), 0, -1):
@@ -872,6 +886,11 @@ class Decider:
             return (self._swap_complement(frag, prev_q) or _swap_label(prev_q, frag) or self._swap_head(frag, prev_q)
                     or self._swap_member(frag, prev_q) or self._swap_located(prev_q, frag)
                     or self._template(frag, prev_q, f))
+        # "and which algorithm does the reverse?": the reverse of the earlier subject
+        relation = _RELATION.search(frag) if question and not ids and f.entity else None
+        if relation:
+            q = f"{frag[:relation.end()]} of {f.entity}{frag[relation.end():]}"
+            return Rewrite(self._scope(q, f) + "?", [f.entity], "relation_of_focus")
         # a question naming one word at most ("and in which year?") asks it of the earlier subject
         bare = question and len([w for w in _words(frag) if w.lower() not in STOPWORDS]) <= 1
         return self._carry_scope(frag, ids, f, one_of or bare)
