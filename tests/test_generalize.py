@@ -4185,6 +4185,6 @@ def test_a_preposition_closing_a_question_is_no_phrase_it_can_stand_for(agents):
     browsers use it?" became "which browsers use before?"."""
     got = rewritten_after(agents, "default", [
         ("Which key-combining methods does SP 800-133 provide?", "SP 800-133 provides three methods. [c1]"),
-        ("and what must a concatenation combiner's final key pass through before use?",
+        ("what must a concatenation combiner's final key pass through before use?",
          "The final shared secret key should pass through a key derivation. [c1]")], "which browsers use it?")
-    assert "before" not in got.split(), got
+    assert not re.search(r"\bbefore\b", got), got
