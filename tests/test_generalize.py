@@ -9,6 +9,8 @@ questions are new (in neither the dev nor the blind sets).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from citerag.answer.asked import Head, answer_types, asked, asked_heads, head_stated, split_parts
 from citerag.core.params import load_params
