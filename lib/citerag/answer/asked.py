@@ -433,7 +433,11 @@ _PART_NUMBER = r"(?:section|chapter|appendix)\s+((?:\d{1,2}|[A-Z])(?:\.\d{1,3})*
 _SUBSECTIONS = re.compile(rf"\b(?:sub)?sections\s+(?:of|in|under|make\s+up|form)\s+(?:the\s+)?{_PART_NUMBER}|"
                           rf"\b(?:sub)?sections\s+(?:does|do|did)\s+{_PART_NUMBER}[^?]*?\b(?:have|contain|include)\b",
                           re.I)
-_ENTRY_NUMBER = re.compile(r"^[\s|]*(?:(?:Section|Chapter|Appendix)\s+)?((?:\d{1,2}|[A-Z])(?:\.\d{1,3})+)\.?[\s|]")
+# A contents entry's number: a section's ("2.4.1 | Rings … 7"), or (`_ANY_ENTRY_NUMBER`) a chapter's
+# too ("8 Real-world examples … 35")
+_NUMBER_OPENING = r"^[\s|]*(?:(?:Section|Chapter|Appendix)\s+)?((?:\d{{1,2}}|[A-Z])(?:\.\d{{1,3}}){levels})\.?[\s|]"
+_ENTRY_NUMBER = re.compile(_NUMBER_OPENING.format(levels="+"))
+_ANY_ENTRY_NUMBER = re.compile(_NUMBER_OPENING.format(levels="*"))
 
 
 def asked_subsections(question: str) -> str:
@@ -442,13 +446,10 @@ def asked_subsections(question: str) -> str:
     return (m.group(1) or m.group(2)) if m else ""
 
 
-_PART_NUMBER = re.compile(r"^[\s|]*(?:(?:Section|Chapter|Appendix)\s+)?((?:\d{1,2}|[A-Z])(?:\.\d{1,3})*)\.?[\s|]")
-
-
 def below_entry(parent: str, entry: str) -> bool:
     """Is the contents entry numbered anywhere below the entry `parent` ("8.1 | Box plots … 35" below
     "8 Real-world examples … 35")?"""
-    m, n = _PART_NUMBER.match(parent), _ENTRY_NUMBER.match(entry)
+    m, n = _ANY_ENTRY_NUMBER.match(parent), _ENTRY_NUMBER.match(entry)
     return bool(m and n) and n.group(1).lower().startswith(m.group(1).lower() + ".")
 
 
