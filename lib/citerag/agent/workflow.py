@@ -422,7 +422,11 @@ def _ranked_lists(score: Callable[[str], float], kind: str, lists: dict[str, lis
     """Contents lists by their best entry of the asked kind, best first; an entry read with the
     titles of the entries it stands below in the list ("8.1 Box plots" under "8 Real-world
     examples"), so that "… box plots among the real-world examples" finds the list holding both."""
-    best = {cid: max(((max(best_form_score(score, e), best_form_score(score, under)), entry_of_kind("section", e))
+    def scored(e: str, under: str) -> float:  # (an entry under no other is scored once)
+        return best_form_score(score, e) if under == e else max(best_form_score(score, e),
+                                                                 best_form_score(score, under))
+
+    best = {cid: max(((scored(e, under), starts and entry_of_kind("section", e))
                       for e, under in zip(entries, _under_parents(tuple(entries)), strict=True)
                       if entry_of_kind(kind, e)), default=(0.0, False))
             for cid, entries in lists.items()}

@@ -80,6 +80,7 @@ from citerag.text.patterns import (
     identifiers,
     named_by_kind,
     names_place,
+    proper_names,
     query_phrases,
 )
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
@@ -530,8 +531,7 @@ def _part_numbered(qa: QueryAnalysis, evidence: list[Evidence], all_units: list[
         return []
     mentions = " ".join(qa.doc_mentions).lower()
     # (a name is written as code, or capitalised inside the question: "is Decompose in …")
-    capitalised = re.findall(r"(?<=\s)[A-Z][\w.-]*\w", qa.text)
-    given = [n for n in dict.fromkeys([*qa.code_names, *capitalised])
+    given = [n for n in dict.fromkeys([*qa.code_names, *proper_names(qa.text)])
              if n.lower() not in mentions and not re.fullmatch(kind_word(kind), n, re.I)]
     wanted = [n for n in given if not any(n != o and n.lower() in o.lower() for o in given)]  # ("HashML")
     named = {ev.key for ev in _from_named(qa, evidence)}
@@ -694,7 +694,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                    and entry_of_kind(kind, p.head.text)} if listed and located else set()
         # (a contents entry scored in its best form: "4.1 Crypto | graphic Functions | 18" holds
         # "cryptographic")
-        entry_scorer = Scorer(_as_entry(pqa), idf, ordinary) if listed and located else None
+        entry_qa = _as_entry(pqa) if listed and located else None
+        entry_scorer = Scorer(entry_qa, idf, ordinary) if entry_qa is not None else None
         entry_score = (partial(best_form_score, label_scored(_form_stated(entry_scorer, heads), anchors(part.text)))
                        if entry_scorer is not None
                        else form_score)
@@ -719,8 +720,8 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
             types.append(0.0)
             continue
         top, _, p = ranked[0]
-        if located and p.head.kind == "contents":
-            p = _entry_below(p, ranked, _as_entry(pqa).text) or p
+        if entry_qa is not None and p.head.kind == "contents":
+            p = _entry_below(p, ranked, entry_qa.text) or p
         best_overall = max(best_overall, top)
         scores.append(top)
         types.append(passage_type(part.types, p, want.acronym, plurals, subject))
