@@ -85,3 +85,19 @@ def test_a_line_the_extractor_made_an_item_of_its_own_is_joined_back():
     code = "- A typical code fragment is\n\n- draw time stamp"
     assert _tidy(code) == code
     assert _tidy("- a list of the\n\n- Names") == "- a list of the\n\n- Names"  # capitalised: a new item
+
+
+def test_a_running_title_stays_on_the_title_page_as_text():
+    """The header pass dropped a document's title from its own title page: there the running
+    title is the title ("What is the title of FIPS 205?" found no line stating it). It stays, as
+    text (a heading would head every chunk after it), and goes from every other page."""
+    pages = [PageRecord("D", 1, "## **FIPS 9**\n\n# **A Lattice Signature Standard**\n\n**Category: Security**\n\n"
+                                "Published: May 2024")]
+    pages += [PageRecord("D", i, f"FIPS 9\nA Lattice Signature Standard\n\nBody text of page {i} unique{i}.\n\n{i}")
+              for i in range(2, 7)]
+    out = clean_document(pages, CleanParams())
+    first = out[0].text.split("\n")
+    assert "A Lattice Signature Standard" in first and "FIPS 9" in first, out[0].text
+    assert not any(ln.startswith("#") for ln in first)
+    for p in out[1:]:
+        assert p.text == f"Body text of page {p.page} unique{p.page}."

@@ -4190,3 +4190,38 @@ def test_a_preposition_closing_a_question_is_no_phrase_it_can_stand_for(agents):
         ("what must a concatenation combiner's final key pass through before use?",
          "The final shared secret key should pass through a key derivation. [c1]")], "which browsers use it?")
     assert not re.search(r"\bbefore\b", got), got
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "What is the title of FIPS 204?", "Module-Lattice-Based Digital Signature Standard"),
+    ("tech-manuals", "What is the title of the AMC manual?", "Auto Multiple Choice"),
+])
+def test_a_title_is_answered_from_its_title_page(agents, corpus, question, needs):
+    """The header pass had dropped the running title from the title page, the one page where it
+    is the title: the answer was a sentence holding "Title 10", or a table cell broken in two."""
+    r = ask(agents, corpus, question)
+    assert not r.answer.refused, r.answer.notes
+    assert r.answer.answer.split("[")[0].strip().rstrip(".") == needs, r.answer.answer
+
+
+def test_two_things_joined_in_one_phrase_are_both_answered(agents):
+    """"Under which category and subcategory …" was answered by "Subcategory: Cryptography" alone:
+    the line beside it stating the other word ("Category: …") ranked below prose holding
+    "categories"."""
+    from citerag.answer.asked import joined_words
+
+    assert joined_words("Under which category and subcategory is X filed?") == ("category", "subcategory")
+    assert joined_words("What are the category and the subcategory of X?") == ("category", "subcategory")
+    assert joined_words("Which is faster and why?") == ()
+    r = ask(agents, "default", "Under which category and subcategory is FIPS 204 filed?")
+    assert "Category: Computer Security" in r.answer.answer and "Subcategory: Cryptography" in r.answer.answer, \
+        r.answer.answer
+
+
+def test_a_caption_names_its_figure_verb_or_not(agents):
+    """A caption with no verb ("Figure 2-10: overPrint example") was dropped as no statement, so
+    "which figure shows …" was answered by the section's prose."""
+    texts = unit_texts("2.10 Colors", "The overPrint function will cause overlapping areas to mix.\n\n"
+                                      "overprint knockout\n\nFigure 2-10: overPrint example")
+    assert "Figure 2-10: overPrint example" in texts, texts
+    answered(agents, "tech-manuals", "Which figure of the ReportLab user guide shows painting over colors?", "2-11")

@@ -483,6 +483,22 @@ def joins_things(question: str) -> bool:
     return bool(_AND.search(question))
 
 
+# Two things asked in one phrase: "which category and subcategory …", "what title and DOI …",
+# "what are the category and the subcategory of X?"
+_JOINED = re.compile(r"\b(?:which|what)\s+(?:(?:is|are)\s+)?(?:the\s+|its\s+)?([A-Za-z][\w-]*)\s+and\s+"
+                     r"(?:the\s+|its\s+|which\s+|what\s+)?([A-Za-z][\w-]*)\b", re.I)
+
+
+def joined_words(question: str) -> tuple[str, ...]:
+    """The two words a question joins by "and" right after its "which"/"what" ("category",
+    "subcategory"): a passage stating one answers half of it, and a title page sets them on lines
+    of their own."""
+    m = _JOINED.search(question)
+    if m is None or any(w.lower() in function_words() for w in m.groups()):
+        return ()
+    return m.groups()
+
+
 def asked_part_kind(question: str) -> str:
     """The kind of numbered part a question asks for ("chapter", "section", "table", …; "")."""
     m = _ASKS_KIND.search(question)

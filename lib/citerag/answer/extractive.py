@@ -42,6 +42,7 @@ from citerag.answer.asked import (
     expands,
     front_asked,
     front_phrase,
+    joined_words,
     joins_things,
     kind_word,
     label_scored,
@@ -731,6 +732,10 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                 other = _other_entry(entry_scorer, score, p, ranked[1:], chosen)
                 if other is not None:
                     take(other, part)
+            elif not want.multi:
+                other = _joined_other(part.text, p, ranked[1:], chosen)
+                if other is not None:
+                    take(other, part)
         elif want.multi:  # an earlier part's passage is this part's best too: its own, if one is as good
             own = next((o for s, _, o in ranked[1:] if s >= SAME_PART_SHARE * top and not _overlaps(o, chosen)),
                        None)
@@ -766,6 +771,21 @@ def _entry_below(best: Passage, ranked: list[tuple[float, int, Passage]], asked:
         return None
     return next((p for _, _, p in ranked if p.head.kind == "contents" and below_entry(best.head.text, p.head.text)
                  and token_set(p.head.text) & rest), None)
+
+
+def _joined_other(part: str, best: Passage, ranked: list[tuple[float, int, Passage]],
+                  chosen: list[Passage]) -> Passage | None:
+    """The passage beside the best one (in its chunk) whose line states the joined word the best
+    one leaves out: "under which category and subcategory is X filed?" is answered by
+    "Subcategory: Cryptography" and "Category: Computer Security", two lines of a title page that
+    rank apart (the first holds the rarer word). Only beside it: elsewhere a line holding the word
+    ("… for Categories 2, 3 and 5") is about something else."""
+    joined = joined_words(part)
+    lacking = [w for w in joined if not says_word(w, best.text)]
+    if not lacking or len(lacking) == len(joined):
+        return None
+    return next((o for s, _, o in ranked if s > 0 and o.head.key == best.head.key and o.head.kind != "step"
+                 and not _quoted(o, chosen) and all(says_word(w, o.head.text) for w in lacking)), None)
 
 
 def _other_entry(score: Scorer, whole: Scorer, best: Passage, ranked: list[tuple[float, int, Passage]],
@@ -1320,4 +1340,5 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
         if after is not None and after.kind == "sentence" and not IO_LINE.match(after.text):
             head.append(after)
     return head + steps[:25]
+
 

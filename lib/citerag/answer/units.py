@@ -236,6 +236,11 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Un
             # label joined to the caption as one sentence, as a table's is ("Fig. 6, KEM use …"); split
             # at its dot, the label alone was dropped and "which figure shows …" got the caption unnamed.
             ln = _ABBREVIATED_LABEL.sub(r"\1, ", ln, count=1)
+            if _PART_CAPTION.match(ln):
+                # A figure's or a table's caption ("Figure 2-10: overPrint example") names what the
+                # part shows, verb or not: "which figure shows the overPrint example?" asks for it.
+                add(_PART_CAPTION.sub(r"\1: ", ln, count=1).rstrip("."), "sentence")
+                continue
             # An item of a list announced just before, in this paragraph or (one item to a
             # paragraph) the one before, or the next item of that list.
             # (A displayed equation or code between two items does not end the list, nor do up to two
@@ -427,6 +432,8 @@ def _unfinished(u: Unit) -> bool:
 _OPEN_END = re.compile(r"[a-z0-9)\]}]$")
 
 
+# A caption's label in full ("Figure 2-10: ", "Table 3. "), on a line of its own with a short caption.
+_PART_CAPTION = re.compile(r"^((?:Figure|Table)\s+\d{1,3}(?:[-.]\d{1,3})*)[.:]\s+(?=\S.{0,120}$)")
 # An abbreviated part label opening a caption ("Fig. 6. ", "Tab. 2: ").
 _ABBREVIATED_LABEL = re.compile(r"^((?:Fig|Tab)\.\s?\d+(?:[-.]\d+)*)[.:]\s+(?=\S)")
 

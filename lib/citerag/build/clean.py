@@ -303,12 +303,18 @@ def clean_document(pages: list[PageRecord], params: CleanParams) -> list[CleanPa
         texts = restore_compounds([dehyphenate(t, vocab) for t in texts])
     split = [t.split("\n") for t in texts]
     running = find_running_lines(split, params.header_footer_scan_lines, params.header_footer_min_share)
+    # A running title comes from the title page: there it is the title itself ("FIPS 205",
+    # "Stateless Hash-Based Digital Signature Standard"), not a header to drop. It stays as a line
+    # of text: as a heading it would head every chunk after it and move their embeddings.
+    first = min((rec.page for rec in pages), default=0)
     out = []
     for rec, lines in zip(pages, split):
         edges = set(_edge_indices(lines, params.header_footer_scan_lines))
         kept = []
         for i, line in enumerate(lines):
             if i in edges and _signature(line) in running:
+                if rec.page == first:
+                    kept.append(re.sub(r"^#+\s*", "", line.strip()))
                 continue
             if params.strip_page_numbers and i in edges and _PAGE_NUMBER.match(line):
                 continue
