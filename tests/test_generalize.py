@@ -4225,3 +4225,16 @@ def test_a_caption_names_its_figure_verb_or_not(agents):
                                       "overprint knockout\n\nFigure 2-10: overPrint example")
     assert "Figure 2-10: overPrint example" in texts, texts
     answered(agents, "tech-manuals", "Which figure of the ReportLab user guide shows painting over colors?", "2-11")
+
+
+def test_a_page_named_by_a_word_before_it_is_a_place_not_the_kind_asked_about(agents):
+    """"Which NIST Director is named on the *title* page of X?" was refused: "title" modifies
+    "page", no passage wrote it, and it was taken for the kind of thing asked about. A page is a
+    place in the document; the same word modifying another noun still names a kind."""
+    from citerag.answer.answerer import unretrieved_kind
+
+    vocab = {"title", "director", "page", "named", "block"}
+    said = ["The director of the lab is Ann Lee."]
+    assert unretrieved_kind("Which director is named on the title page of the Foo manual?", said, vocab) == []
+    assert unretrieved_kind("Which director is named in the title block of the Foo manual?", said, vocab) == ["title"]
+    answered(agents, "default", "Which NIST Director is named on the title page of FIPS 203?", "Locascio")

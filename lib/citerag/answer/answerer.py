@@ -555,6 +555,9 @@ _DESCRIBING = frozenset("first second third fourth fifth sixth seventh eighth ni
 _SUBJECTS = frozenset("i you we they he she it that which who".split())
 
 
+_ON_THE = re.compile(r"\b(?:on|in|at|from)\s+(?:the|its|their|this|that|each)\s+$", re.I)
+
+
 def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
                      named: tuple[str, ...] = ()) -> list[str]:
     """The lower-case word modifying the noun that ends a noun phrase ("… sets *kerning* pairs?",
@@ -592,6 +595,10 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
         relative = prev in _SUBJECTS and not (len(before) == 1 and prev in ("which", "what") and nxt
                                               and re.fullmatch(r"[A-Z]{2,6}", nxt.group(1)))
         if relative or not (not prev or prev in STOPWORDS or prev in function_words() or verb_s):
+            continue
+        # a page named by a word before it is a place in the document ("named on the *title* page of
+        # X", "on its cover page"), not the kind of thing asked about
+        if nxt and nxt.group(1).lower() in ("page", "pages") and _ON_THE.search(question[: m.start()]):
             continue
         # an -ing form after a preposition or a conjunction is a verb ("when implementing X"); after
         # an article or a verb it names a kind ("sets kerning pairs")
