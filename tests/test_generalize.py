@@ -4238,3 +4238,15 @@ def test_a_page_named_by_a_word_before_it_is_a_place_not_the_kind_asked_about(ag
     assert unretrieved_kind("Which director is named on the title page of the Foo manual?", said, vocab) == []
     assert unretrieved_kind("Which director is named in the title block of the Foo manual?", said, vocab) == ["title"]
     answered(agents, "default", "Which NIST Director is named on the title page of FIPS 203?", "Locascio")
+
+
+def test_a_section_of_a_code_of_law_is_a_locator():
+    """"Under which section of the U.S. Code does X issue Y?" was refused: the locator type wanted
+    a numbered title or "Section 3.1", and a law's section is cited as "40 U.S.C. 11331"."""
+    from citerag.answer.asked import type_match
+
+    types = answer_types("Under which section of the Foo Code does the Secretary issue the series?")
+    assert types == ("locator",)
+    assert type_match(types, "The series is issued by the Secretary under 40 U.S.C. 11331.") == 1.0
+    assert type_match(types, "The series is issued under § 552 of the Act.") == 1.0
+    assert type_match(types, "The series is issued by the Secretary every 40 days.") == 0.0

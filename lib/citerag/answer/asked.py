@@ -649,8 +649,10 @@ CUES: dict[str, re.Pattern[str]] = {
     # a range of an algorithm's steps or lines, or one ("steps 3-7", "lines 10 through 13", "line 6")
     "lines": re.compile(r"\b(?:lines?|steps?)\s+\d{1,3}\b(?:\s*(?:-|–|through|to|and)\s*\d{1,3}\b)?", re.I),
     # a numbered title ("10.2.2 Key Generation", "A.3 Examples") or a named part ("Table 4", "Section 3.1")
+    # … or a section of a code of law, as citations write one ("40 U.S.C. 11331", "§ 552")
     "locator": re.compile(r"(?m)^\s*(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})+)\s+[A-Z][a-z]|"
-                          r"\b(?:Section|Chapter|Appendix|Annex|Table|Figure)\s+(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*\b"),
+                          r"\b(?:Section|Chapter|Appendix|Annex|Table|Figure)\s+(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*\b|"
+                          r"\b\d{1,3}\s+(?:[A-Z]\.){2,4}\s*§?\s*\d+|§\s*\d+"),
     # a document named by its series and number: "RFC 8446", "(TR) 101-2", "ISO 9001"
     "document": re.compile(r"\b[A-Z]{2,6}\)?\s?\d{2,5}(?:-\d+[A-Za-z]?)*\b"),
     # an e-mail address
