@@ -555,6 +555,7 @@ _DESCRIBING = frozenset("first second third fourth fifth sixth seventh eighth ni
 _SUBJECTS = frozenset("i you we they he she it that which who".split())
 
 
+# A place phrase's opening before the word modifying its noun ("on the [title] page of X").
 _ON_THE = re.compile(r"\b(?:on|in|at|from)\s+(?:the|its|their|this|that|each)\s+$", re.I)
 
 

@@ -1340,5 +1340,3 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
         if after is not None and after.kind == "sentence" and not IO_LINE.match(after.text):
             head.append(after)
     return head + steps[:25]
-
-

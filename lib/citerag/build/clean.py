@@ -235,10 +235,14 @@ def strip_line_numbers(texts: list[str], min_run: int = 8, min_share: float = 0.
     return out
 
 
+# A markdown heading's mark ("## FIPS 205" → "FIPS 205").
+_HEADING_MARK = re.compile(r"^#+\s*")
+
+
 def _signature(line: str) -> str:
     """What makes two running-header lines "the same": markup and a page number glued
     to either end don't matter (digits inside the line do: body lines differ by them)."""
-    s = _SPACES.sub(" ", re.sub(r"^#+\s*", "", line.strip()).lower())
+    s = _SPACES.sub(" ", _HEADING_MARK.sub("", line.strip()).lower())
     return re.sub(r"^\d{1,4}\s+|\s+\d{1,4}$", "", s)
 
 
@@ -314,7 +318,7 @@ def clean_document(pages: list[PageRecord], params: CleanParams) -> list[CleanPa
         for i, line in enumerate(lines):
             if i in edges and _signature(line) in running:
                 if rec.page == first:
-                    kept.append(re.sub(r"^#+\s*", "", line.strip()))
+                    kept.append(_HEADING_MARK.sub("", line.strip()))
                 continue
             if params.strip_page_numbers and i in edges and _PAGE_NUMBER.match(line):
                 continue
