@@ -4250,3 +4250,23 @@ def test_a_section_of_a_code_of_law_is_a_locator():
     assert type_match(types, "The series is issued by the Secretary under 40 U.S.C. 11331.") == 1.0
     assert type_match(types, "The series is issued under § 552 of the Act.") == 1.0
     assert type_match(types, "The series is issued by the Secretary every 40 days.") == 0.0
+
+
+def test_a_question_about_an_example_reads_its_code_line_by_line(agents):
+    """Example code no sentence announces was dropped line by line as no statement, so "in the
+    charspace example, what is added to charspace on each line?" never saw "charspace =
+    charspace+0.5". Read only for a question about an example: elsewhere short code lines outrank
+    the prose that answers."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    text = ("The word is painted in white over the colored rectangles of the drawing.\n\n"
+            "def spumoni(canvas):\ncanvas.setFillColor(white)\ncanvas.setFont(\"Helvetica-Bold\", 85)\nx = x+dx")
+    ev = Evidence("c1", Location("d::p1::c0", "d", 1, 1), text, "Examples")
+    read = [u.text for u in units(ev, code=True) if u.kind == "code"]
+    assert 'canvas.setFont("Helvetica-Bold", 85)' in read and "x = x+dx" in read, read
+    assert not any(u.kind == "code" for u in units(ev))
+    answered(agents, "tech-manuals",
+             "In the charspace example of the ReportLab user guide, what is added to charspace on each line?",
+             "charspace+0.5")

@@ -311,6 +311,15 @@ def front_asked(question: str, doc_mentions: tuple[str, ...], front_text: str) -
     return kind if kind and naming <= token_set(front_text.replace("-", " ")) else ""
 
 
+_EXAMPLE = re.compile(r"\bexamples?\b", re.I)
+
+
+def asks_example(question: str) -> bool:
+    """Does the question ask about an example ("in ReportLab's charspace example, by how much …")?
+    Then the example's code states the answer, line by line."""
+    return _EXAMPLE.search(question) is not None
+
+
 def asks_document_front(question: str, doc_mentions: tuple[str, ...]) -> bool:
     """Does the question ask a document's title or date, naming the document by its name alone
     ("What is the title of DOC 9?", not "… of reference [33] of DOC 9?")?"""

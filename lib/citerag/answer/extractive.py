@@ -35,6 +35,7 @@ from citerag.answer.asked import (
     asked_title,
     asks_byline,
     asks_default,
+    asks_example,
     below_entry,
     best_form_score,
     date_line,
@@ -397,7 +398,7 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     # (a contents list's entries are read only when the question asks on which page something is,
     # or which section covers it)
     byline = asks_byline(qa.text, qa.doc_mentions)
-    all_units = [u for ev in evidence for u in units(ev, reads_contents(qa.text), byline)]
+    all_units = [u for ev in evidence for u in units(ev, reads_contents(qa.text), byline, asks_example(qa.text))]
     types = answer_types(qa.text)
     paged = "page" in types
     if not all_units:

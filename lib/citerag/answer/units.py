@@ -95,7 +95,7 @@ def front_lines(ev: Evidence) -> list[Unit]:
     return [Unit(ln, ev.key, "front", n, heading=ev.heading) for n, ln in enumerate(lines)]
 
 
-def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Unit]:
+def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool = False) -> list[Unit]:
     """The evidence's units in reading order. Entries of a contents list or an index state nothing
     but where a part starts: read as units (of kind "contents") only with `contents`, for a question
     asking on which page something is; otherwise left out. So is a title page's byline (kind
@@ -277,6 +277,11 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False) -> list[Un
                     under_title = bool(out) and (out[-1].kind == "title" or bool(
                         algo and IO_LINE.match(s) and out[-1].kind == "sentence" and out[-1].group == algo))
                     add(s, "sentence", algo if under_title else "", item=item)
+                elif code and _CODE_STATEMENT.fullmatch(s):
+                    # a line of example code no sentence announces ("canvas.setFont("Helvetica-Bold",
+                    # 85)", "size = size+1.5"), read for a question about an example: it states the
+                    # example's values (elsewhere short code lines outrank the prose that answers)
+                    add(s, "code")
                 elif _NAMED_ROLE.search(s) and len(s.split()) <= 20:
                     # a person with a role, as a title page or a foreword names them ("U.S.
                     # Department of Commerce Ann B. Lee, Secretary"): a fact without a verb
@@ -391,6 +396,9 @@ _CODE_LINE = re.compile(rf"[=(){{}}\[\];\\]|{_CODE_START}|^[^\s]*[%_#$@<>|/\d][^
 # A code line that reads like prose ("from x.y import z", "save.to_file(chart, 'out.png')"): its
 # opening, or a call that ends the line, shows it is code; other lines that read like prose
 # ("lang=XX: sets the language") are not.
+# A whole line of code that does one thing: a call ("canvas.setFont("Helvetica-Bold", 85)") or an
+# assignment ("charspace = charspace+0.5", "fontName='Times-Roman',").
+_CODE_STATEMENT = re.compile(r"[A-Za-z_][\w.]*(?:\(.*\)|\s*=\s*\S.*?)[;,]?")
 _CODE_OPENING = re.compile(rf"{_CODE_START}|\w\(.*[);]$")
 
 
