@@ -255,6 +255,9 @@ def is_byline(line: str) -> bool:
     # (a compound of three capitalised parts, "Widget-Based-Key", is a title's word, not a name)
     if not _BYLINE.fullmatch(line) or any(w.count("-") >= 2 for w in line.split()):
         return False
+    # (nor is a line naming a kind of document: "Federal Information Processing Standards Publication")
+    if any(w.lower() in DOCUMENT_NOUNS for w in line.replace(",", " ").split()):
+        return False
     words = [w for w in line.replace(",", " ").split() if w[0].isupper()]
     if "," in line:
         # a list by commas is of names, two or three words each ("Kevin M. Stine, Director of …"
