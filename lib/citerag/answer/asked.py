@@ -255,10 +255,11 @@ def is_byline(line: str) -> bool:
     # (a compound of three capitalised parts, "Widget-Based-Key", is a title's word, not a name)
     if not _BYLINE.fullmatch(line) or any(w.count("-") >= 2 for w in line.split()):
         return False
+    tokens = line.replace(",", " ").split()
     # (nor is a line naming a kind of document: "Federal Information Processing Standards Publication")
-    if any(w.lower() in DOCUMENT_NOUNS for w in line.replace(",", " ").split()):
+    if any(w.lower() in DOCUMENT_NOUNS for w in tokens):
         return False
-    words = [w for w in line.replace(",", " ").split() if w[0].isupper()]
+    words = [w for w in tokens if w[0].isupper()]
     if "," in line:
         # a list by commas is of names, two or three words each ("Kevin M. Stine, Director of …"
         # signs a foreword: one name and a role)

@@ -22,7 +22,7 @@ from citerag.build.clean import CleanPage
 from citerag.core.params import ChunkParams
 from citerag.core.types import Location
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO_START
-from citerag.text.patterns import IO_LINE, STEP_NUMBER, is_step_block
+from citerag.text.patterns import HEADING_MARK, IO_LINE, STEP_NUMBER, is_step_block
 from citerag.text.patterns import TABLE_CAPTION as _TABLE_CAPTION
 from citerag.text.sentences import split_prose
 
@@ -440,7 +440,7 @@ def chunk_document_sentence(pages: list[CleanPage], params: ChunkParams) -> list
     paths = _heading_paths_by_page(pages)
     chunks: list[Chunk] = []
     for page in sorted(pages, key=lambda p: p.page):
-        text = re.sub(r"^#+\s*", "", page.text, flags=re.M)
+        text = HEADING_MARK.sub("", page.text)
         for idx, piece in enumerate(splitter.split_text(text) if text.strip() else []):
             chunks.append(Chunk(
                 chunk_id=make_chunk_id(page.doc_id, page.page, idx), doc_id=page.doc_id,

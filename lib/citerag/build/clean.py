@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from citerag.build.ingest import PageRecord
 from citerag.core.params import CleanParams
-from citerag.text.patterns import SPACED_DOT_MEMBER, SPACED_MEMBER, has_pseudocode
+from citerag.text.patterns import HEADING_MARK, SPACED_DOT_MEMBER, SPACED_MEMBER, has_pseudocode
 from citerag.text.tokenize import STOPWORDS, function_words
 
 # Characters NFKC leaves alone but that break token matching ("ML‑KEM", "−1").
@@ -235,14 +235,10 @@ def strip_line_numbers(texts: list[str], min_run: int = 8, min_share: float = 0.
     return out
 
 
-# A markdown heading's mark ("## FIPS 205" → "FIPS 205").
-_HEADING_MARK = re.compile(r"^#+\s*")
-
-
 def _signature(line: str) -> str:
     """What makes two running-header lines "the same": markup and a page number glued
     to either end don't matter (digits inside the line do: body lines differ by them)."""
-    s = _SPACES.sub(" ", _HEADING_MARK.sub("", line.strip()).lower())
+    s = _SPACES.sub(" ", HEADING_MARK.sub("", line.strip()).lower())
     return re.sub(r"^\d{1,4}\s+|\s+\d{1,4}$", "", s)
 
 
@@ -318,7 +314,7 @@ def clean_document(pages: list[PageRecord], params: CleanParams) -> list[CleanPa
         for i, line in enumerate(lines):
             if i in edges and _signature(line) in running:
                 if rec.page == first:
-                    kept.append(_HEADING_MARK.sub("", line.strip()))
+                    kept.append(HEADING_MARK.sub("", line.strip()))
                 continue
             if params.strip_page_numbers and i in edges and _PAGE_NUMBER.match(line):
                 continue

@@ -21,6 +21,8 @@ STEP_LINE = re.compile(r"^(\d{1,2}): ")
 # A step's number, also on a step the layout left empty ("9:" before a step set apart).
 STEP_NUMBER = re.compile(r"^(\d{1,2}):(?=\s|$)")
 TABLE_CAPTION = re.compile(r"^Table\s+\d+[.:]")
+# A markdown heading's mark at a line's start ("## FIPS 205" → "FIPS 205").
+HEADING_MARK = re.compile(r"^#+\s*", re.M)
 DOT_LEADER = re.compile(r"(?:\.\s){4,}|\.{5,}")
 
 # "which section/table …" asks where a document says something: singular always ("which section
