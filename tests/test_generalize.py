@@ -4270,3 +4270,39 @@ def test_a_question_about_an_example_reads_its_code_line_by_line(agents):
     answered(agents, "tech-manuals",
              "In the charspace example of the ReportLab user guide, what is added to charspace on each line?",
              "charspace+0.5")
+
+
+def test_two_terms_asked_to_spell_out_are_two_parts(agents):
+    """"What do SSH and TLS stand for in the report?" was one part: the acronym list's "SSH: Secure
+    Shell" won it, and a sentence that merely mentions TLS filled the rest. Each term is its own
+    part now, answered by its own entry."""
+    assert split_parts("What do ABC and DE-F stand for in the Foo guide?") == [
+        "What does ABC stand for in the Foo guide", "What does DE-F stand for in the Foo guide"]
+    assert split_parts("What do k and l denote in a set's name?") == [
+        "What does k denote in a set's name", "What does l denote in a set's name"]
+    # (other verbs keep the pair together: "what do x and y specify for a plot?" asks of both)
+    assert split_parts("What do x and y specify for a Foo plot?") == ["What do x and y specify for a Foo plot?"]
+    r = ask(agents, "default", "What do KEM and PKE stand for in SP 800-227?")
+    assert "Key-Encapsulation Mechanism" in r.answer.answer and "Public-Key Encryption" in r.answer.answer, \
+        r.answer.answer
+    r = ask(agents, "default", "What do TLS and SSH stand for in NIST IR 8545?")
+    assert "Transport Layer Security" in r.answer.answer and "Secure Shell" in r.answer.answer, r.answer.answer
+
+
+def test_a_code_line_setting_an_attribute_of_a_named_object_is_read(agents):
+    """"What is the mood of faceTwo?" was answered with prose about the widget: the property
+    dump's "faceTwo.mood = sad" is code no sentence announces, dropped as no statement. A line
+    setting an attribute of an object the question names as code is read; a line setting the
+    name itself or calling with it is not (it outranked the prose saying what the name does)."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    text = ("The widget draws two gauges.\n\n"
+            "gaugeLeft.colour = red\ngaugeLeft.width = 80\nlimitValue = 3\nshow(gaugeLeft)")
+    ev = Evidence("c1", Location("d::p1::c0", "d", 1, 1), text, "Widgets")
+    read = [u.text for u in units(ev, code_names=("gaugeLeft", "limitValue")) if u.kind == "code"]
+    assert read == ["gaugeLeft.colour = red", "gaugeLeft.width = 80"], read
+    assert not any(u.kind == "code" for u in units(ev))
+    answered(agents, "tech-manuals", "In the ReportLab TwoFaces widget, what is the size of faceTwo?",
+             "faceTwo.size = 80")

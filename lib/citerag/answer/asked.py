@@ -1635,10 +1635,21 @@ def _states_term(term: str, sentence: str) -> bool:
     return any(have[i:i + len(want)] == want for i in range(len(have) - len(want) + 1))
 
 
+# Two short terms asked to be spelled out or explained at once ("What do SSH and TLS stand for in
+# the report?"): each is its own part, as "what does SSH stand for, and TLS?" would be.
+_JOINT_SUBJECT = re.compile(
+    r"^(what)\s+do\s+(?:the\s+(?:acronyms|abbreviations|symbols|notations|terms)\s+)?([^\s,]+)\s+and\s+([^\s,]+)\s+"
+    r"(stand\s+for|mean|denote|abbreviate)\b(.*)$", re.I)
+
+
 def split_parts(question: str) -> list[str]:
     """The sub-questions of a multi-part question; a part that is a bare question word ("and
     why?") keeps the subject of the part before it."""
     q = question.strip()
+    joint = _JOINT_SUBJECT.match(q)
+    if joint:
+        wh, one, other, verb, rest = joint.groups()
+        return [f"{wh} does {one} {verb}{rest}".rstrip(" ?") for one in (one, other)]
     pieces = [p.strip(" ,;?") for p in _PART_SPLIT.split(q) if p and p.strip(" ,;?")]
     if len(pieces) <= 1:
         return [q]

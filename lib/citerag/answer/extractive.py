@@ -398,7 +398,8 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     # (a contents list's entries are read only when the question asks on which page something is,
     # or which section covers it)
     byline = asks_byline(qa.text, qa.doc_mentions)
-    all_units = [u for ev in evidence for u in units(ev, reads_contents(qa.text), byline, asks_example(qa.text))]
+    all_units = [u for ev in evidence for u in units(ev, reads_contents(qa.text), byline, asks_example(qa.text),
+                                                     qa.code_names)]
     types = answer_types(qa.text)
     paged = "page" in types
     if not all_units:

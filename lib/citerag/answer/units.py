@@ -95,11 +95,15 @@ def front_lines(ev: Evidence) -> list[Unit]:
     return [Unit(ln, ev.key, "front", n, heading=ev.heading) for n, ln in enumerate(lines)]
 
 
-def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool = False) -> list[Unit]:
+def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool = False,
+          code_names: tuple[str, ...] = ()) -> list[Unit]:
     """The evidence's units in reading order. Entries of a contents list or an index state nothing
     but where a part starts: read as units (of kind "contents") only with `contents`, for a question
     asking on which page something is; otherwise left out. So is a title page's byline (kind
-    "byline"), read only with `byline`, for a question asking who wrote the document."""
+    "byline"), read only with `byline`, for a question asking who wrote the document. A line of
+    code no sentence announces is read (kind "code") with `code`, for a question about an example,
+    or when it sets an attribute of one of `code_names`, names the question writes as code
+    ("faceTwo.mood = sad" for "what is the mood of faceTwo?")."""
     out: list[Unit] = []
     header: list[str] | None = None
     caption = ""
@@ -277,7 +281,7 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
                     under_title = bool(out) and (out[-1].kind == "title" or bool(
                         algo and IO_LINE.match(s) and out[-1].kind == "sentence" and out[-1].group == algo))
                     add(s, "sentence", algo if under_title else "", item=item)
-                elif code and _CODE_STATEMENT.fullmatch(s):
+                elif (code or _sets_attribute_of(s, code_names)) and _CODE_STATEMENT.fullmatch(s):
                     # a line of example code no sentence announces ("canvas.setFont("Helvetica-Bold",
                     # 85)", "size = size+1.5"), read for a question about an example: it states the
                     # example's values (elsewhere short code lines outrank the prose that answers)
@@ -293,6 +297,14 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
                     for acronym, expansion in spelled_acronyms(s):
                         add(f"{acronym}: {expansion}", "definition")
     return out
+
+
+def _sets_attribute_of(line: str, names: tuple[str, ...]) -> bool:
+    """Is the line an assignment to an attribute of one of the named objects ("tf.faceTwo.mood =
+    sad" for "faceTwo")? A line setting the name itself ("uriWasteReduce=0.3") or passing it to a
+    call is an example's use of it, which outranked the prose that says what it does."""
+    target = _ASSIGNED.match(line)
+    return bool(target) and bool(set(target.group(1).split(".")[:-1]) & set(names))
 
 
 def _continues_list(out: list[Unit], block: int) -> bool:
@@ -399,6 +411,8 @@ _CODE_LINE = re.compile(rf"[=(){{}}\[\];\\]|{_CODE_START}|^[^\s]*[%_#$@<>|/\d][^
 # A whole line of code that does one thing: a call ("canvas.setFont("Helvetica-Bold", 85)") or an
 # assignment ("charspace = charspace+0.5", "fontName='Times-Roman',").
 _CODE_STATEMENT = re.compile(r"[A-Za-z_][\w.]*(?:\(.*\)|\s*=\s*\S.*?)[;,]?")
+# The target of an assignment ("tf.faceTwo.mood" of "tf.faceTwo.mood = 'sad'").
+_ASSIGNED = re.compile(r"([A-Za-z_][\w.]*)\s*=(?!=)")
 _CODE_OPENING = re.compile(rf"{_CODE_START}|\w\(.*[);]$")
 
 
