@@ -4306,3 +4306,47 @@ def test_a_code_line_setting_an_attribute_of_a_named_object_is_read(agents):
     assert not any(u.kind == "code" for u in units(ev))
     answered(agents, "tech-manuals", "In the ReportLab TwoFaces widget, what is the size of faceTwo?",
              "faceTwo.size = 80")
+
+
+def test_a_variables_first_number_is_read_from_its_step(agents):
+    """"In Algorithm 42, what value is m initialized to?" was answered with the algorithm's
+    description: the step "4: m ← 256" shares one letter with the question. The first step giving
+    the variable a number, in the algorithm the question names (by number, or the one of a
+    transform and its inverse whose description shares most words), answers it; a step that samples
+    the value ("rnd ← B^32") leaves it to the prose."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.extractive import _assigned_at
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+    from citerag.retrieval.query import analyse
+
+    text = ("Algorithm 7 Spin(v)\nTurns the vector.\n1: k ← 4\n2: while k < 9 do\n3: k ← k + 1\n4: end while\n"
+            "5: s ← B^8\n6: return v")
+    ev = Evidence("c1", Location("d::p1::c0", "d", 1, 1), text, "Spin")
+    us = units(ev)
+    qa = analyse("In Algorithm 7, what value is k initialized to?")
+    assert [u.text for u in _assigned_at(qa.text, qa, us, {"c1": "d"}).units][-1] == "1: k ← 4"
+    qa = analyse("In Algorithm 7, what is s set to?")
+    assert _assigned_at(qa.text, qa, us, {"c1": "d"}) is None
+    qa = analyse("In Algorithm 8, what value is k initialized to?")
+    assert _assigned_at(qa.text, qa, us, {"c1": "d"}) is None
+    answered(agents, "default", "In FIPS 204's inverse NTT, what value does len start at?", "len ← 1")
+    answered(agents, "default", "In FIPS 204's Algorithm 42, what value is m initialized to?", "m ← 256")
+
+
+def test_a_list_of_symbols_run_together_is_read_entry_by_entry(agents):
+    """A list of symbols the layout ran into one paragraph ("… = 32 . log 2 x The base 2 logarithm
+    of x . … 0x The prefix to a number that is represented in hexadecimal. [1, adapted] a ≫ b The
+    logical right shift …") was read as long sentences holding two entries each, and "what does
+    the prefix 0x denote?" got the logarithm. Each symbol's entry is a definition, its example
+    after it."""
+    text = ("For example, 3 ⋅ 5 = 15 . log 2 x The base 2 logarithm of x . For example, log 2(16) = 4 . "
+            "0b The prefix to a number that is represented in binary. 0x The prefix to a number that is "
+            "represented in hexadecimal. [1, adapted] ⌊a⌋ The floor of a. For example, ⌊-2.1⌋ = -3 .")
+    read = unit_texts("2.3 Mathematical Symbols", text)
+    assert "log 2 x: The base 2 logarithm of x ." in read, read
+    assert "0x: The prefix to a number that is represented in hexadecimal." in read, read
+    assert "⌊a⌋: The floor of a." in read and "For example, ⌊-2.1⌋ = -3 ." in read, read
+    # (outside a list of symbols the sentences stay as written)
+    assert "0x: The prefix to a number that is represented in hexadecimal." not in unit_texts("2.3 Notes", text)
+    answered(agents, "default", "What does the prefix 0x denote in FIPS 205?", "hexadecimal")

@@ -667,8 +667,10 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         section = chosen[0].head.heading if later else None
         default = asks_default(part.text)
         plurals = tuple(h.word for h in heads if h.word.endswith("s") and not h.type)
-        # an algorithm's step answers what it returns under a condition or which function it calls
-        stepped = (_return_under(part.text, all_units, idf) or _called_by(part.text, qa.text, all_units, idf)
+        # an algorithm's step answers the number a variable starts at, what it returns under a
+        # condition or which function it calls
+        stepped = (_assigned_at(part.text, qa, all_units, doc_of) or _return_under(part.text, all_units, idf)
+                   or _called_by(part.text, qa.text, all_units, idf)
                    or _step_stating(part.text, qa.text, all_units, idf))
         if stepped is not None and stepped.head.kind == "title" and any(stepped.head in c.units for c in chosen):
             stepped = Passage(stepped.units[1:])  # another part already quotes the algorithm's title
@@ -838,6 +840,54 @@ def _with_title(steps: list[Unit], all_units: list[Unit]) -> Passage:
 def _code_names(text: str) -> list[str]:
     """The names a question gives an algorithm by: identifiers and camel-case names."""
     return [*identifiers(text), *CAMEL_NAME.findall(text)]
+
+
+# A part asking the value a variable is given: "what value is m initialized to?", "at which value
+# does len start?", "what constant f …?".
+_ASKS_ASSIGNED = re.compile(r"\b(?:initiali[sz]e[sd]?|initial(?:ly)?|set\s+to|assigned"
+                            r"|start(?:s|ing)?\s+(?:at|from|with)|begins?\s+(?:at|from|with)"
+                            r"|(?:what|which)\s+(?:value|constant|number)s?)\b", re.I)
+# An assignment of a number: "4: m ← 256" gives m its value ("5: rnd ← B^32" samples one, which
+# the prose around the algorithm says in words: "a fixed zero string" for the deterministic variant).
+_ASSIGNING_STEP = re.compile(r"^\d+:\s*([A-Za-z][\w]*)\s*←\s*[-−]?\d")
+
+
+def _assigned_at(part: str, qa: QueryAnalysis, all_units: list[Unit], doc_of: dict[str, str]) -> Passage | None:
+    """The step that first gives a variable of an algorithm the question names a number ("In
+    Algorithm 42, what value is m initialized to?" → "4: m ← 256"). Prose never states a
+    pseudocode variable's value, and the step shares one letter with the question, which
+    word-overlap scoring reads as nothing. The algorithm is named by its number or by a name in
+    its title; of several so named (a transform and its inverse), the one whose title and
+    description share most words with the question; of its variables, the one the part writes
+    first ("at which value does len start?" asks for len, not start)."""
+    if not _ASKS_ASSIGNED.search(part):
+        return None
+    numbers = {m.lower() for m in _NUMBERED_ALGORITHM.findall(qa.text)}
+    code = [n for n in qa.code_names if len(n) > 1]
+    groups: dict[str, list[Unit]] = {}
+    for u in all_units:
+        if u.group and (not qa.docs or doc_of.get(u.key) in qa.docs):
+            groups.setdefault(u.group, []).append(u)
+
+    def named(title: str) -> bool:
+        m = _ALGO.match(title)
+        return bool(m) and (f"algorithm {m.group(1)}".lower() in numbers or any(_has(title, n) for n in code))
+
+    said = set(content_words(qa.text))
+    best: tuple[int, int, Unit] | None = None
+    for title, us in groups.items():
+        if not named(title):
+            continue
+        shared = len(said & set(content_words(" ".join([title, *(u.text for u in us if u.kind == "sentence")]))))
+        targets = [(m.group(1), u) for u in us if u.kind == "step" and (m := _ASSIGNING_STEP.match(u.text))]
+        at = {}
+        for name, u in targets:  # the first assignment of each variable
+            at.setdefault(name, u)
+        written = [(w.start(), at[w.group(0)]) for w in re.finditer(r"(?<![\w.'’-])[A-Za-z]\w*(?![\w.'’-])", part)
+                   if w.group(0) in at and w.group(0) != "a"]
+        if written and (best is None or shared > best[0]):
+            best = (shared, written[0][0], written[0][1])
+    return _with_title([best[2]], all_units) if best else None
 
 
 def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Passage | None:

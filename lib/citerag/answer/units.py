@@ -254,6 +254,8 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
             said = split_prose(_MARK.sub("", _BULLET.sub("", ln, count=1) if item else ln, count=1).strip())
             if said and re.fullmatch(r"\d{1,2}[.)]", said[0]):
                 said = said[1:]  # an item's number read as a sentence of its own (no statement)
+            if glossary:
+                said = [e for x in said for e in symbol_entries(x)]
             for n, s in enumerate(said):
                 # A numbered or bulleted line's short first sentence names the item its next
                 # sentences describe ("2. Two-step derivation. In this case, …"): kept with them.
@@ -268,8 +270,10 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
                     item and _ITEM_NAME.fullmatch(s) is not None)) and (item or (
                     out[-1].block == block and (
                         _ANNOUNCES.search(out[-1].text) or _DEFAULT.match(s) or out[-1].kind == "title"
-                        or (out[-1].kind == "sentence" and (_CONTINUES.match(s) or _ASIDE.match(s)))))))
-                inline = _INLINE_TERM.match(s) if glossary and not term else None
+                        or (out[-1].kind == "sentence" and (_CONTINUES.match(s) or _ASIDE.match(s)))
+                        # a symbol's example after its entry ("For example, 23 mod 7 = 2.")
+                        or (out[-1].kind == "definition" and glossary and _CONTINUES.match(s))))))
+                inline = (_INLINE_TERM.match(s) or _symbol_entry(s)) if glossary and not term else None
                 if inline:  # "legacy mode The tool … may be used only …": the term opens the line
                     add(f"{inline.group(1)}: {inline.group(2)}", "definition")
                 elif term and (_is_statement(s) or completes):
@@ -375,6 +379,53 @@ def _join_wrapped_cells(lines: list[str]) -> list[str]:
 _TERM_LINE = re.compile(r"^[A-Za-z(][^.:;!?]{0,60}[A-Za-z0-9)]$")
 # … or opening the line, in lower case, before its definition's capital ("legacy mode The …").
 _INLINE_TERM = re.compile(r"^([a-z][\w-]*(?: [a-z(][\w()/-]*){0,5}) ([A-Z][a-z]* .*)")
+
+
+# A symbol's entry in a list of symbols whose layout ran the entries together ("… = 32 . log 2 x The
+# base 2 logarithm of x . For example, … [1] ⌊a⌋ The floor of a ; …"): a short symbol (a few short
+# tokens, one of them not a plain word) right before the capitalised article opening its
+# description, after the end of the entry before it (a stop, or the bracketed source it closes on).
+_SYMBOL = r"(?:\S{1,8} ){0,3}?\S{1,8}"
+_SYMBOL_OPENER = r"(?:The|A|An|In)\s"
+_SYMBOL_ENTRY = re.compile(rf"^({_SYMBOL}) ({_SYMBOL_OPENER}.*)")
+_BEFORE_SYMBOL_ENTRY = re.compile(rf"(?<=[.\]])\s+(?={_SYMBOL} {_SYMBOL_OPENER})")
+# The bracketed source an entry closes on ("[1]", "[10, adapted]"), read at the next one's start.
+_LEADING_SOURCE = re.compile(r"^\[\d+(?:,\s*adapted)?\]\s+")
+
+
+class _SymbolMatch:
+    """A symbol's entry read as `_INLINE_TERM` reads a term's: group 1 the symbol, 2 its description."""
+
+    def __init__(self, symbol: str, description: str) -> None:
+        self._groups = (symbol, description)
+
+    def group(self, n: int) -> str:
+        return self._groups[n - 1]
+
+
+def _plain_symbol(symbol: str) -> bool:
+    """A symbol, not the opening words of a sentence: a token that is no plain word ("⌊a⌋", "0x",
+    "≫"), or short lower-case tokens only ("a mod n")."""
+    toks = symbol.split()
+    return any(not t.isalpha() for t in toks) or all(len(t) <= 3 and t.islower() for t in toks)
+
+
+def _symbol_entry(sentence: str) -> _SymbolMatch | None:
+    """A sentence of a list of symbols that opens on a symbol and its description (see `_SYMBOL_ENTRY`)."""
+    m = _SYMBOL_ENTRY.match(_LEADING_SOURCE.sub("", sentence))
+    return _SymbolMatch(m.group(1), m.group(2)) if m and _plain_symbol(m.group(1)) else None
+
+
+def symbol_entries(sentence: str) -> list[str]:
+    """A sentence of a glossary split where another symbol's entry starts inside it ("For example,
+    2^5 = 32 . log 2 x The base 2 logarithm of x ." → the example, and log's entry)."""
+    out: list[str] = []
+    for piece in _BEFORE_SYMBOL_ENTRY.split(sentence):
+        if out and _symbol_entry(piece) is None:
+            out[-1] = f"{out[-1]} {piece}"  # the split was inside a sentence, not before an entry
+        else:
+            out.append(piece)
+    return out
 
 
 def entry_terms(text: str) -> list[str]:
