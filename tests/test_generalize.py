@@ -4330,6 +4330,14 @@ def test_a_variables_first_number_is_read_from_its_step(agents):
     assert _assigned_at(qa.text, qa, us, {"c1": "d"}) is None
     qa = analyse("In Algorithm 8, what value is k initialized to?")
     assert _assigned_at(qa.text, qa, us, {"c1": "d"}) is None
+    # named by its name as a word; a variable given another variable's value
+    text2 = "Algorithm 5 chain(X, i)\nChains.\n1: tmp ← X ▷ start from the input\n2: return tmp"
+    us2 = units(Evidence("c2", Location("d::p2::c0", "d", 2, 2), text2, "Chain"))
+    qa = analyse("In the chain function, what is tmp initialized to?")
+    assert [u.text for u in _assigned_at(qa.text, qa, us2, {"c2": "d"}).units][-1].startswith("1: tmp ← X")
+    # "what type is X set to?" asks for a kind of value, not the step's value
+    qa = analyse("In the chain function, what type is tmp set to?")
+    assert _assigned_at(qa.text, qa, us2, {"c2": "d"}) is None
     answered(agents, "default", "In FIPS 204's inverse NTT, what value does len start at?", "len ← 1")
     answered(agents, "default", "In FIPS 204's Algorithm 42, what value is m initialized to?", "m ← 256")
 

@@ -847,20 +847,24 @@ def _code_names(text: str) -> list[str]:
 _ASKS_ASSIGNED = re.compile(r"\b(?:initiali[sz]e[sd]?|initial(?:ly)?|set\s+to|assigned"
                             r"|start(?:s|ing)?\s+(?:at|from|with)|begins?\s+(?:at|from|with)"
                             r"|(?:what|which)\s+(?:value|constant|number)s?)\b", re.I)
-# An assignment of a number: "4: m ← 256" gives m its value ("5: rnd ← B^32" samples one, which
-# the prose around the algorithm says in words: "a fixed zero string" for the deterministic variant).
-_ASSIGNING_STEP = re.compile(r"^\d+:\s*([A-Za-z][\w]*)\s*←\s*[-−]?\d")
+# An assignment of a number or of another variable: "4: m ← 256", "1: tmp ← X ▷ …" give m and tmp
+# their values ("5: rnd ← B^32" samples one, which the prose around the algorithm says in words:
+# "a fixed zero string" for the deterministic variant; "z ← zetas[m]" reads one).
+_ASSIGNING_STEP = re.compile(r"^\d+:\s*([A-Za-z][\w]*)\s*←\s*(?:[-−]?\d|[A-Za-z][\w.]*\s*(?:▷|$))")
+# "What type is X set to?" asks for a kind of value, not the value a step assigns.
+_ASKS_OTHER_THING = re.compile(r"\b(?:what|which)\s+(?!(?:value|constant|number)s?\b|is\b|are\b|does\b|do\b|was\b)"
+                               r"[a-z]+\s+(?:is|are|does|do|was)\b", re.I)
 
 
 def _assigned_at(part: str, qa: QueryAnalysis, all_units: list[Unit], doc_of: dict[str, str]) -> Passage | None:
-    """The step that first gives a variable of an algorithm the question names a number ("In
-    Algorithm 42, what value is m initialized to?" → "4: m ← 256"). Prose never states a
+    """The step that first gives a variable of an algorithm the question names a number or another
+    variable ("In Algorithm 42, what value is m initialized to?" → "4: m ← 256"). Prose never states a
     pseudocode variable's value, and the step shares one letter with the question, which
     word-overlap scoring reads as nothing. The algorithm is named by its number or by a name in
     its title; of several so named (a transform and its inverse), the one whose title and
     description share most words with the question; of its variables, the one the part writes
     first ("at which value does len start?" asks for len, not start)."""
-    if not _ASKS_ASSIGNED.search(part):
+    if not _ASKS_ASSIGNED.search(part) or _ASKS_OTHER_THING.search(part):
         return None
     numbers = {m.lower() for m in _NUMBERED_ALGORITHM.findall(qa.text)}
     code = [n for n in qa.code_names if len(n) > 1]
@@ -870,8 +874,11 @@ def _assigned_at(part: str, qa: QueryAnalysis, all_units: list[Unit], doc_of: di
             groups.setdefault(u.group, []).append(u)
 
     def named(title: str) -> bool:
+        """By its number, a code name in its title, or its name as a word ("the chain function")."""
         m = _ALGO.match(title)
-        return bool(m) and (f"algorithm {m.group(1)}".lower() in numbers or any(_has(title, n) for n in code))
+        name = m.group(2).split("(")[0].strip() if m else ""
+        return bool(m) and (f"algorithm {m.group(1)}".lower() in numbers or any(_has(title, n) for n in code)
+                            or (len(name) >= 3 and _has(qa.text, name)))
 
     said = set(content_words(qa.text))
     best: tuple[int, int, Unit] | None = None
