@@ -4358,3 +4358,14 @@ def test_a_list_of_symbols_run_together_is_read_entry_by_entry(agents):
     # (outside a list of symbols the sentences stay as written)
     assert "0x: The prefix to a number that is represented in hexadecimal." not in unit_texts("2.3 Notes", text)
     answered(agents, "default", "What does the prefix 0x denote in FIPS 205?", "hexadecimal")
+
+
+def test_the_first_author_on_a_title_page_is_a_byline_question(agents):
+    """"Who is the first author listed on the title page of X?" ran two rounds and refused: the
+    title page's names share no word with it, so only a byline question looks the page up."""
+    from citerag.answer.asked import asks_byline
+
+    assert asks_byline("Who is the first author listed on the title page of the Foo Report 12?", ("Foo Report 12",))
+    assert asks_byline("Who are the authors on the cover page of Foo Report 12?", ("Foo Report 12",))
+    assert not asks_byline("Who is the first author listed on the title page?", ())
+    answered(agents, "default", "Who is the first author listed on the title page of NIST IR 8545?", "Gorjan Alagic")

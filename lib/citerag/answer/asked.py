@@ -237,7 +237,8 @@ def contents_entries(text: str) -> list[str]:
 # whole document, and answered by its title page's byline (its authors' names, with the unit they
 # belong to), which writes neither the verb nor "author".
 _BYLINE_ASKED = re.compile(
-    r"^\s*(?:who\s+(?:are|is|were|was)\s+the\s+(?:(?:first|second|third|last|lead|main)\s+)?(?:listed\s+)?authors?\s+of|"
+    r"^\s*(?:who\s+(?:are|is|were|was)\s+the\s+(?:(?:first|second|third|last|lead|main)\s+)?(?:listed\s+)?authors?\s+"
+    r"(?:(?:listed\s+)?(?:on|in)\s+the\s+(?:title|cover|front)\s+page\s+)?of|"
     r"who\s+(?:wrote|authored|prepared)|"
     r"(?:which|what)\s+(?:[A-Z]\S*\s+)?(?:division|laborator(?:y|ies)|organi[sz]ation|institute|office|unit|group|team)\s+"
     r"(?:of\s+(?:the\s+)?\S+\s+)?(?:wrote|produced|issued|published|prepared|authored|developed))\s+(.+?)\s*\??\s*$",
