@@ -4369,3 +4369,25 @@ def test_the_first_author_on_a_title_page_is_a_byline_question(agents):
     assert asks_byline("Who are the authors on the cover page of Foo Report 12?", ("Foo Report 12",))
     assert not asks_byline("Who is the first author listed on the title page?", ())
     answered(agents, "default", "Who is the first author listed on the title page of NIST IR 8545?", "Gorjan Alagic")
+
+
+def test_a_call_under_a_condition_is_read_from_its_branch(agents):
+    """"Which function does xmss_node call when z is 0?" got a step of the other branch: the
+    "else" line did not end the "if" above it, and the condition's words counted as what the call
+    is for. The call must sit under an "if" line writing the condition's variables and numbers;
+    of those, the one computing a value over a method setting its object."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.extractive import _called_by, _enclosing
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    text = ("Algorithm 3 grow_tree(i, z)\nGrows a tree.\n1: if z = 0 then\n2: ADRS.setType(LEAF)\n3: node ← leafGen(i)\n"
+            "4: else\n5: ADRS.setHeight(z)\n6: node ← join(i, z)\n7: end if\n8: return node")
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), text, "Trees"))
+    at = {u.text: i for i, u in enumerate(us)}
+    assert [u.text for u in _enclosing(us, at["6: node ← join(i, z)"])] == []
+    assert [u.text for u in _enclosing(us, at["3: node ← leafGen(i)"])] == ["1: if z = 0 then"]
+    q = "Which function does grow_tree call when the tree height z is 0?"
+    assert _called_by(q, q, us, {}).units[-1].text == "3: node ← leafGen(i)"
+    answered(agents, "default", "Which function does xmss_node call when the target node height z is 0?",
+             "wots_pkGen")

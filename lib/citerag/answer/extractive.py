@@ -999,13 +999,20 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
     if not names:
         return None
     said = {n.lower() for n in names} | {w for n in names for w in content_words(_name_words(n))}
+    # a condition the part puts on a call ("… call when z is 0?"): its variables and numbers, which
+    # the "if" line the step sits under must write ("1: if z = 0 then"); a step so guarded wins, and
+    # the words of the condition say where the call is, not what it is for
+    when = _WHEN_CLAUSE.search(part) if calls else None
+    marks = [m for m in re.findall(r"(?<![\w.])(?:[A-Za-z]|\d+)(?![\w.])", when.group("cond")) if m != "a"] \
+        if when else []
+    purpose = part[:when.start()] if marks else part
     # a one-letter variable is what the step computes ("sample y", "the matrix A")
-    letters = re.findall(r"(?<![\w.-])([B-HJ-Zb-z])(?![\w.-])", part)
-    words = [w for w in dict.fromkeys(content_words(part)) if w not in said and not (calls and w in _CALLING)]
-    if not words or (not calls and len(words) + len(letters) < 2):
+    letters = re.findall(r"(?<![\w.-])([B-HJ-Zb-z])(?![\w.-])", purpose)
+    words = [w for w in dict.fromkeys(content_words(purpose)) if w not in said and not (calls and w in _CALLING)]
+    if (not words and not marks) or (not calls and len(words) + len(letters) < 2):
         return None
     weight = idf_weights([*words, *letters], idf)
-    best: tuple[float, int, Passage] | None = None
+    best: tuple[bool, float, bool, int, Passage] | None = None
     for i, u in enumerate(all_units):
         if u.kind != "step" or not any(_has(u.group, n) for n in names):
             continue
@@ -1024,12 +1031,23 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         share = weighted_share(weight, stated)
         # (a verb every call states lets a step reach the bar; the steps are ranked on what they write)
         produced = [w for w in words if calls and w in _PRODUCING and w not in stated]
-        if weighted_share(weight, [*stated, *produced]) >= min_share and (best is None or share > best[0]):
-            best = (share, -i, _with_title([*above, u], all_units))
-    return best[2] if best else None
+        guarded = bool(marks) and any(re.match(r"^\d+:\s*if\b", x.text, re.I) and all(
+            re.search(rf"(?<![\w.]){re.escape(m)}(?![\w.])", x.text) for m in marks) for x in above)
+        if marks and not words:  # the condition alone says which call: a guarded one
+            share = 1.0 if guarded else 0.0
+        # (of steps as good, one whose call computes a value, "node ← wots_pkGen(…)", over a method
+        # setting its object, "ADRS.setTypeAndClear(…)")
+        computes = "←" in u.text
+        if (weighted_share(weight, [*stated, *produced]) >= min_share or (marks and not words and guarded)) and (
+                best is None or (guarded, share, computes) > best[:3]):
+            best = (guarded, share, computes, -i, _with_title([*above, u], all_units))
+    return best[4] if best else None
 
 
 _END_STEP = re.compile(r"^\d+:\s*end\b", re.I)
+_ELSE_STEP = re.compile(r"^\d+:\s*else\b", re.I)
+# "… when the target node height z is 0?": the condition a step must sit under.
+_WHEN_CLAUSE = re.compile(r"\b(?:when|whenever|if)\s+(?P<cond>[^?,]+)", re.I)
 
 
 def _enclosing(all_units: list[Unit], i: int, reach: int = 8) -> list[Unit]:
@@ -1039,14 +1057,19 @@ def _enclosing(all_units: list[Unit], i: int, reach: int = 8) -> list[Unit]:
     "end" lines as headers closed them encloses the step."""
     out: list[Unit] = []
     depth = 0
+    other_branch = False  # an "else" at this depth: the "if" above it does not hold here
     for prev in reversed(all_units[max(0, i - reach):i]):
         if prev.kind != "step" or prev.group != all_units[i].group:
             break
         if _END_STEP.match(prev.text):
             depth += 1
+        elif _ELSE_STEP.match(prev.text) and not depth:
+            other_branch = True
         elif _HEADER_STEP.match(prev.text):
             if depth:
                 depth -= 1
+            elif other_branch and re.match(r"^\d+:\s*if\b", prev.text, re.I):
+                other_branch = False
             else:
                 out.insert(0, prev)
     return out
