@@ -4391,3 +4391,18 @@ def test_a_call_under_a_condition_is_read_from_its_branch(agents):
     assert _called_by(q, q, us, {}).units[-1].text == "3: node ← leafGen(i)"
     answered(agents, "default", "Which function does xmss_node call when the target node height z is 0?",
              "wots_pkGen")
+
+
+def test_a_compound_noun_is_known_from_its_verbs_form(agents):
+    """"Which bit-reversal function …?" was refused as unknown: the corpus writes "bit-reversed"
+    and "bit reversal", never "bit-reversal". A compound whose last word is a noun made from a verb
+    is known when the evidence writes its parts in a row in the verb's form; a compound whose
+    parts the evidence never writes together stays unknown."""
+    from citerag.answer.answerer import absent_words
+
+    vocab = {"bit", "reversed", "order", "function", "used"}
+    texts = ["The values are in bit-reversed order."]
+    assert absent_words("Which bit-reversal function is used?", vocab, texts) == []
+    assert absent_words("Which bit-rotation function is used?", vocab, texts) == ["bit-rotation"]
+    answered(agents, "default", "Which bit-reversal function gives the exponent of zeta in FIPS 203's NTT?",
+             "BitRev7")

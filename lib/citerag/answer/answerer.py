@@ -226,13 +226,23 @@ def written_compound(word: str, vocab: set[str], texts: list[str]) -> bool:
         return True  # "non-X": ... and this one
     if len(parts) == 2 and parts[0].isdigit() and _in_corpus(parts[1], vocab):
         return True  # "256-entry", "32-byte": a count of X, from any number (a focus term of its own)
-    last = min(bases(parts[-1]) | {parts[-1]}, key=len)
+    last = min(bases(parts[-1]) | {parts[-1]} | derived_stem(parts[-1]), key=len)
     # a constant's parts are joined by its underscore (spaced out or dropped by the PDF's text:
     # "GX _TREE", "GXTREE"), not by a space: "a GX tree" in prose does not write GX_TREE.
     # A subscript written with an underscore ("T_k", "F_in") the PDF writes apart ("F in").
     joiner = r"(?:\s?_\s?)?" if "_" in word and word.isupper() else r"[\W_]{0,3}"
     phrase = re.compile(r"(?<!\w)" + joiner.join(map(re.escape, [*parts[:-1], last])))
     return any(phrase.search(t.lower()) for t in texts)
+
+
+# Suffixes that make a noun of a verb ("reversal", "derivation", "encapsulation", "agreement").
+_NOUN_SUFFIXES = ("ation", "ition", "ment", "al", "ion")
+
+
+def derived_stem(word: str) -> set[str]:
+    """The verb a noun is made from, as the start its other forms share ("reversal" → "revers",
+    read in "bit-reversed"): a compound the corpus writes with the verb's form is the same thing."""
+    return {word[:-len(x)] for x in _NOUN_SUFFIXES if word.endswith(x) and len(word) - len(x) >= 4}
 
 
 def verify(draft: str, evidence: list[Evidence], params: AnswerParams) -> tuple[str, list[SentenceCheck], str | None]:
