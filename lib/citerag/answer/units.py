@@ -273,9 +273,9 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
                         or (out[-1].kind == "sentence" and (_CONTINUES.match(s) or _ASIDE.match(s)))
                         # a symbol's example after its entry ("For example, 23 mod 7 = 2.")
                         or (out[-1].kind == "definition" and glossary and _CONTINUES.match(s))))))
-                inline = (_INLINE_TERM.match(s) or _symbol_entry(s)) if glossary and not term else None
+                inline = inline_entry(s) if glossary and not term else None
                 if inline:  # "legacy mode The tool … may be used only …": the term opens the line
-                    add(f"{inline.group(1)}: {inline.group(2)}", "definition")
+                    add(f"{inline[0]}: {inline[1]}", "definition")
                 elif term and (_is_statement(s) or completes):
                     add(f"{term}: {s}", "definition")
                     term = ""
@@ -393,16 +393,6 @@ _BEFORE_SYMBOL_ENTRY = re.compile(rf"(?<=[.\]])\s+(?={_SYMBOL} {_SYMBOL_OPENER})
 _LEADING_SOURCE = re.compile(r"^\[\d+(?:,\s*adapted)?\]\s+")
 
 
-class _SymbolMatch:
-    """A symbol's entry read as `_INLINE_TERM` reads a term's: group 1 the symbol, 2 its description."""
-
-    def __init__(self, symbol: str, description: str) -> None:
-        self._groups = (symbol, description)
-
-    def group(self, n: int) -> str:
-        return self._groups[n - 1]
-
-
 def _plain_symbol(symbol: str) -> bool:
     """A symbol, not the opening words of a sentence: a token that is no plain word ("⌊a⌋", "0x",
     "≫"), or short lower-case tokens only ("a mod n")."""
@@ -410,10 +400,14 @@ def _plain_symbol(symbol: str) -> bool:
     return any(not t.isalpha() for t in toks) or all(len(t) <= 3 and t.islower() for t in toks)
 
 
-def _symbol_entry(sentence: str) -> _SymbolMatch | None:
-    """A sentence of a list of symbols that opens on a symbol and its description (see `_SYMBOL_ENTRY`)."""
+def inline_entry(sentence: str) -> tuple[str, str] | None:
+    """(term, description) of a glossary sentence that opens on its term ("legacy mode The tool …",
+    `_INLINE_TERM`) or on a symbol ("[1] ⌊a⌋ The floor of a ; …", `_SYMBOL_ENTRY`)."""
+    m = _INLINE_TERM.match(sentence)
+    if m:
+        return m.group(1), m.group(2)
     m = _SYMBOL_ENTRY.match(_LEADING_SOURCE.sub("", sentence))
-    return _SymbolMatch(m.group(1), m.group(2)) if m and _plain_symbol(m.group(1)) else None
+    return (m.group(1), m.group(2)) if m and _plain_symbol(m.group(1)) else None
 
 
 def symbol_entries(sentence: str) -> list[str]:
@@ -421,7 +415,7 @@ def symbol_entries(sentence: str) -> list[str]:
     2^5 = 32 . log 2 x The base 2 logarithm of x ." → the example, and log's entry)."""
     out: list[str] = []
     for piece in _BEFORE_SYMBOL_ENTRY.split(sentence):
-        if out and _symbol_entry(piece) is None:
+        if out and inline_entry(piece) is None:
             out[-1] = f"{out[-1]} {piece}"  # the split was inside a sentence, not before an entry
         else:
             out.append(piece)
