@@ -881,20 +881,23 @@ def _assigned_at(part: str, qa: QueryAnalysis, all_units: list[Unit], doc_of: di
                             or (len(name) >= 3 and _has(qa.text, name)))
 
     said = set(content_words(qa.text))
-    best: tuple[int, int, Unit] | None = None
+    best: tuple[int, Unit] | None = None
     for title, us in groups.items():
         if not named(title):
             continue
-        shared = len(said & set(content_words(" ".join([title, *(u.text for u in us if u.kind == "sentence")]))))
-        targets = [(m.group(1), u) for u in us if u.kind == "step" and (m := _ASSIGNING_STEP.match(u.text))]
-        at = {}
-        for name, u in targets:  # the first assignment of each variable
-            at.setdefault(name, u)
-        written = [(w.start(), at[w.group(0)]) for w in re.finditer(r"(?<![\w.'’-])[A-Za-z]\w*(?![\w.'’-])", part)
+        at: dict[str, Unit] = {}  # each variable's first assignment
+        for u in us:
+            m = _ASSIGNING_STEP.match(u.text) if u.kind == "step" else None
+            if m:
+                at.setdefault(m.group(1), u)
+        written = [at[w.group(0)] for w in re.finditer(r"(?<![\w.'’-])[A-Za-z]\w*(?![\w.'’-])", part)
                    if w.group(0) in at and w.group(0) != "a"]
-        if written and (best is None or shared > best[0]):
-            best = (shared, written[0][0], written[0][1])
-    return _with_title([best[2]], all_units) if best else None
+        if not written:
+            continue
+        shared = len(said & set(content_words(" ".join([title, *(u.text for u in us if u.kind == "sentence")]))))
+        if best is None or shared > best[0]:
+            best = (shared, written[0])
+    return _with_title([best[1]], all_units) if best else None
 
 
 def _return_under(part: str, all_units: list[Unit], idf: dict[str, float]) -> Passage | None:
@@ -1031,21 +1034,22 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         share = weighted_share(weight, stated)
         # (a verb every call states lets a step reach the bar; the steps are ranked on what they write)
         produced = [w for w in words if calls and w in _PRODUCING and w not in stated]
-        guarded = bool(marks) and any(re.match(r"^\d+:\s*if\b", x.text, re.I) and all(
+        guarded = bool(marks) and any(_IF_STEP.match(x.text) and all(
             re.search(rf"(?<![\w.]){re.escape(m)}(?![\w.])", x.text) for m in marks) for x in above)
+        reaches = weighted_share(weight, [*stated, *produced]) >= min_share
         if marks and not words:  # the condition alone says which call: a guarded one
-            share = 1.0 if guarded else 0.0
+            share, reaches = (1.0 if guarded else 0.0), reaches or guarded
         # (of steps as good, one whose call computes a value, "node ← wots_pkGen(…)", over a method
         # setting its object, "ADRS.setTypeAndClear(…)")
         computes = "←" in u.text
-        if (weighted_share(weight, [*stated, *produced]) >= min_share or (marks and not words and guarded)) and (
-                best is None or (guarded, share, computes) > best[:3]):
+        if reaches and (best is None or (guarded, share, computes) > best[:3]):
             best = (guarded, share, computes, -i, _with_title([*above, u], all_units))
     return best[4] if best else None
 
 
 _END_STEP = re.compile(r"^\d+:\s*end\b", re.I)
 _ELSE_STEP = re.compile(r"^\d+:\s*else\b", re.I)
+_IF_STEP = re.compile(r"^\d+:\s*if\b", re.I)
 # "… when the target node height z is 0?": the condition a step must sit under.
 _WHEN_CLAUSE = re.compile(r"\b(?:when|whenever|if)\s+(?P<cond>[^?,]+)", re.I)
 
@@ -1068,7 +1072,7 @@ def _enclosing(all_units: list[Unit], i: int, reach: int = 8) -> list[Unit]:
         elif _HEADER_STEP.match(prev.text):
             if depth:
                 depth -= 1
-            elif other_branch and re.match(r"^\d+:\s*if\b", prev.text, re.I):
+            elif other_branch and _IF_STEP.match(prev.text):
                 other_branch = False
             else:
                 out.insert(0, prev)

@@ -307,7 +307,7 @@ def _sets_attribute_of(line: str, names: tuple[str, ...]) -> bool:
     """Is the line an assignment to an attribute of one of the named objects ("tf.faceTwo.mood =
     sad" for "faceTwo")? A line setting the name itself ("uriWasteReduce=0.3") or passing it to a
     call is an example's use of it, which outranked the prose that says what it does."""
-    target = _ASSIGNED.match(line)
+    target = _ASSIGNED.match(line) if names else None  # (most questions name nothing as code)
     return bool(target) and bool(set(target.group(1).split(".")[:-1]) & set(names))
 
 
@@ -400,14 +400,18 @@ def _plain_symbol(symbol: str) -> bool:
     return any(not t.isalpha() for t in toks) or all(len(t) <= 3 and t.islower() for t in toks)
 
 
-def inline_entry(sentence: str) -> tuple[str, str] | None:
-    """(term, description) of a glossary sentence that opens on its term ("legacy mode The tool …",
-    `_INLINE_TERM`) or on a symbol ("[1] ⌊a⌋ The floor of a ; …", `_SYMBOL_ENTRY`)."""
-    m = _INLINE_TERM.match(sentence)
-    if m:
-        return m.group(1), m.group(2)
+def _symbol_entry(sentence: str) -> tuple[str, str] | None:
+    """(symbol, description) of a sentence of a list of symbols that opens on a symbol ("[1] ⌊a⌋
+    The floor of a ; …", `_SYMBOL_ENTRY`)."""
     m = _SYMBOL_ENTRY.match(_LEADING_SOURCE.sub("", sentence))
     return (m.group(1), m.group(2)) if m and _plain_symbol(m.group(1)) else None
+
+
+def inline_entry(sentence: str) -> tuple[str, str] | None:
+    """(term, description) of a glossary sentence that opens on its term ("legacy mode The tool …",
+    `_INLINE_TERM`) or on a symbol (`_symbol_entry`)."""
+    m = _INLINE_TERM.match(sentence)
+    return (m.group(1), m.group(2)) if m else _symbol_entry(sentence)
 
 
 def symbol_entries(sentence: str) -> list[str]:
@@ -415,7 +419,8 @@ def symbol_entries(sentence: str) -> list[str]:
     2^5 = 32 . log 2 x The base 2 logarithm of x ." → the example, and log's entry)."""
     out: list[str] = []
     for piece in _BEFORE_SYMBOL_ENTRY.split(sentence):
-        if out and inline_entry(piece) is None:
+        # (only a symbol's entry: a glossary term's, "[1] party An individual …", stays where it was)
+        if out and _symbol_entry(piece) is None:
             out[-1] = f"{out[-1]} {piece}"  # the split was inside a sentence, not before an entry
         else:
             out.append(piece)
