@@ -3850,6 +3850,11 @@ def test_the_title_of_a_numbered_part_is_asked_and_read_from_its_own_line():
     assert asked_title("What is Fig. 3 of the guide called?") == "figure 3"
     assert asked_title("What is the title of Table 5, and what does it list?") == ""  # two parts
     assert asked_title("What does Table 5 list?") == ""
+    # what a figure shows is what its caption says, which may open in lower case after a colon
+    assert asked_title("What does Figure 2-21 of the user guide illustrate?") == "figure 2-21"
+    assert asked_title("What is shown in Table 2 of FIPS 203?") == "table 2"
+    assert asked_title("What does Figure 2 show, and why?") == ""
+    assert part_title("figure 2-21", "Figure 2-21: line style parameters") == "line style parameters"
     assert part_title("table 5", "Table 5. Widget sizes") == "Widget sizes"
     assert part_title("table 5", "Table 5 lists the widget sizes") == ""  # prose on the table
     assert part_title("figure 2-2", "Figure 2-2: The Coordinate System") == "The Coordinate System"
@@ -3865,6 +3870,9 @@ def test_the_title_of_a_numbered_part_is_asked_and_read_from_its_own_line():
     ("default", "What is the title of Figure 3 of NIST SP 800-227?", "IND-CCA security experiment"),
     ("tech-manuals", "What is the title of Figure 2-2 of the ReportLab user guide?", "The Coordinate System"),
     ("tech-manuals", "What is the title of Chapter 4 of the Gri manual?", "Controlling Axes"),
+    # what a figure or table shows: its caption (before, a neighbouring figure's caption answered)
+    ("default", "What does Table 2 of FIPS 203 show?", "Approved parameter sets for ML-KEM"),
+    ("tech-manuals", "What does Figure 2-14 of the ReportLab user guide show?", "the 14 standard fonts"),
 ])
 def test_the_title_of_a_numbered_part_is_its_caption_or_heading(agents, corpus, question, needs):
     """Before, "title" was a word no caption or heading says, so the answer was refused, or a

@@ -360,7 +360,13 @@ _TITLE_ASKED = re.compile(
     rf"^\s*what\s+(?:is|was)\s+(?:the\s+)?(?:title|caption|name|heading)\s+of\s+(?:the\s+)?"
     rf"(?P<a>{_PART_KIND}\s+{_PART_LABEL})\b(?:\s+(?:of|in)\s+[^?,;]+?)?\s*\??\s*$"
     rf"|^\s*what\s+(?:is|was)\s+(?:the\s+)?(?P<b>{_PART_KIND}\s+{_PART_LABEL})\b(?:\s+(?:of|in)\s+[^?,;]+?)?"
-    rf"\s+(?:titled|called|named|captioned)\s*\??\s*$", re.I)
+    rf"\s+(?:titled|called|named|captioned)\s*\??\s*$"
+    # "What does Figure 2-21 (of X) illustrate?", "What is shown in Table 3?": what a figure shows is
+    # what its caption says (the drawing itself is no text)
+    rf"|^\s*what\s+(?:does|did)\s+(?:the\s+)?(?P<c>{_PART_KIND}\s+{_PART_LABEL})\b(?:\s+(?:of|in)\s+[^?,;]+?)?"
+    rf"\s+(?:show|illustrate|depict|display|represent)\s*\??\s*$"
+    rf"|^\s*what\s+(?:is|are)\s+(?:shown|illustrated|depicted|displayed|represented)\s+(?:in|by|on)\s+(?:the\s+)?"
+    rf"(?P<d>{_PART_KIND}\s+{_PART_LABEL})\b(?:\s+(?:of|in)\s+[^?,;]+?)?\s*\??\s*$", re.I)
 
 
 def asked_title(question: str) -> str:
@@ -368,7 +374,7 @@ def asked_title(question: str) -> str:
     m = _TITLE_ASKED.match(question)
     if not m:
         return ""
-    kind, label = (m.group("a") or m.group("b")).split(None, 1)
+    kind, label = next(g for g in m.group("a", "b", "c", "d") if g).split(None, 1)
     return f"{'figure' if kind.lower().startswith('fig') else kind.lower()} {label.lower()}"
 
 
@@ -405,7 +411,8 @@ def part_title(part: str, line: str, bare: bool = False) -> str:
     optional = "?" if bare and kind in ("section", "chapter") else ""
     opens = rf"(?:{kind_word(kind)}\s+){optional}{re.escape(label)}"
     row = _PAGE_AFTER.sub("", CONTENTS_LEADERS.sub(" ", page_last(line)).replace(" | ", " ")).strip()
-    m = re.match(rf"{opens}(?:[.:]|\s+[—–-])?\s+(?=(?-i:[A-Z\"“‘(]))(.+)$", row, re.I)
+    # (after a colon a caption may open in lower case: "Figure 2-21: line style parameters")
+    m = re.match(rf"{opens}(?:(?:[.:]|\s+[—–-])?\s+(?=(?-i:[A-Z\"“‘(]))|:\s*(?=(?-i:[a-z])))(.+)$", row, re.I)
     return m.group(1).strip() if m and len(m.group(1).split()) <= _TITLE_MAX_WORDS else ""
 
 
@@ -432,7 +439,8 @@ def _label_then_title(part: str) -> re.Pattern[str]:
     separator at most and a capitalised word (in its own cell or not)."""
     kind, label = part.split(" ", 1)
     word = "" if kind in ("section", "chapter") else rf"{kind_word(kind)}\s+"
-    return re.compile(rf"(?<![\w.-]){word}{re.escape(label)}(?:[.:]|\s+[—–-])?\s+(?:\|\s*)?(?-i:[A-Z\"“‘(])",
+    return re.compile(rf"(?<![\w.-]){word}{re.escape(label)}(?:(?:[.:]|\s+[—–-])?\s+(?:\|\s*)?(?-i:[A-Z\"“‘(])"
+                      rf"|:\s*(?-i:[a-z]))",
                       re.I)
 
 
