@@ -4414,3 +4414,25 @@ def test_a_compound_noun_is_known_from_its_verbs_form(agents):
     assert absent_words("Which bit-rotation function is used?", vocab, texts) == ["bit-rotation"]
     answered(agents, "default", "Which bit-reversal function gives the exponent of zeta in FIPS 203's NTT?",
              "BitRev7")
+
+
+def test_the_call_that_fills_what_an_algorithm_returns_does_what_its_description_says(agents):
+    """"Which function does ExpandA call to sample each entry of the matrix?" was refused: the call
+    step ("4: Â[r, s] ← RejNTTPoly(ρ′)") writes none of the purpose's words, which the algorithm's
+    description states ("Samples a k × l matrix Â"). A step filling in the variable the algorithm
+    returns does the algorithm's job, so its description counts for it; a step computing something
+    else (the seed) does not, nor does an algorithm the question names only by a variable it takes."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.extractive import _called_by
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    text = ("Algorithm 7 BuildGrid(ρ)\nSamples a grid Ĝ of widgets.\nInput : A seed ρ.\nOutput : Grid Ĝ.\n"
+            "1: for r from 0 to 3 do\n2: ρ′ ← ρ||Tag(r)\n3: Ĝ[r] ← PickWidget(ρ′)\n4: end for\n5: return Ĝ")
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), text, "Grids"))
+    q = "Which function does BuildGrid call to sample each entry of the grid?"
+    assert _called_by(q, q, us, {}).units[-1].text == "3: Ĝ[r] ← PickWidget(ρ′)"
+    other = text.replace("Samples a grid", "Makes a list").replace("of widgets", "of parts")
+    assert _called_by(q, q, units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), other, "Grids")), {}) is None
+    answered(agents, "default", "Which function does ExpandA in FIPS 204 call to sample each entry of the matrix?",
+             "RejNTTPoly")

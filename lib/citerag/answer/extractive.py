@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -1024,7 +1025,8 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         if calls and not callees:
             continue
         above = _enclosing(all_units, i)
-        text = " ".join([*(x.text for x in above), u.text, *(_name_words(c) for c in callees)])
+        text = " ".join([*(x.text for x in above), u.text, *(_name_words(c) for c in callees),
+                         *(_described(all_units, u) if calls and _titled_by(u.group, names) else ())])
         # a name's part that shortens the word states it ("sig ← wots_sign(…)" its signature,
         # "CoeffFromThreeBytes" a coefficient)
         parts = {t.lower() for t in re.findall(r"[A-Za-z]{3,}", _name_words(u.text))} - _CONTROL
@@ -1045,6 +1047,40 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         if reaches and (best is None or (guarded, share, computes) > best[:3]):
             best = (guarded, share, computes, -i, _with_title([*above, u], all_units))
     return best[4] if best else None
+
+
+def _titled_by(title: str, names: list[str]) -> bool:
+    """The algorithm's title names it by one of the names ("Algorithm 32 ExpandA(ρ)" by ExpandA),
+    not by a variable it takes ("w1Encode(w1)" by w1)."""
+    m = _ALGO.match(title)
+    return bool(m) and m.group(2).split("(")[0].strip().lower() in {n.lower() for n in names}
+
+
+def _described(all_units: list[Unit], step: Unit) -> list[str]:
+    """The description of the algorithm (its sentences above its first step: "Samples a k × l
+    matrix Â of elements of Tq.") when the step fills in what the algorithm returns ("4: Â[r, s] ←
+    RejNTTPoly(ρ′)" of "7: return Â"): that step's call does the algorithm's job, so what the
+    description says the algorithm does is what the call is for. Else nothing."""
+    m = _FILLS.match(step.text)
+    if not m:
+        return []
+    mine = [u for u in all_units if u.group == step.group and u.key == step.key]
+    returned = {_bare(r.group(1)) for u in mine if u.kind == "step" and (r := _RETURNS.match(u.text))}
+    if _bare(m.group(1)) not in returned:
+        return []
+    first = next((n for n, u in enumerate(mine) if u.kind == "step"), len(mine))
+    return [u.text for u in mine[:first] if u.kind == "sentence" and not _IO_LINE.match(u.text)]
+
+
+# "4: Â[r, s] ← …", "3: sig ← …": the variable a step assigns (or an entry of it)
+_FILLS = re.compile(r"^\d+:\s*([^\s←\[(]+)\s*(?:\[[^\]]*\])?\s*←")
+_RETURNS = re.compile(r"^\d+:\s*return\s+([^\s▷]+)\s*(?:▷.*)?$")
+_IO_LINE = re.compile(r"^\s*(?:Input|Output)\s*:", re.I)
+
+
+def _bare(name: str) -> str:
+    """A variable's name without the marks a layout may keep or drop ("Â", "A^", "ρ′")."""
+    return re.sub(r"[\u0300-\u036f^′'’]", "", unicodedata.normalize("NFD", name)).lower()
 
 
 _END_STEP = re.compile(r"^\d+:\s*end\b", re.I)
