@@ -4436,3 +4436,24 @@ def test_the_call_that_fills_what_an_algorithm_returns_does_what_its_description
     assert _called_by(q, q, units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), other, "Grids")), {}) is None
     answered(agents, "default", "Which function does ExpandA in FIPS 204 call to sample each entry of the matrix?",
              "RejNTTPoly")
+
+
+def test_a_name_opening_on_a_dot_keeps_its_space_when_citations_are_stripped(agents):
+    """"If .start_cm. and .between_cm. are specified, …" was dropped from answers as unsupported
+    (support 0.56): stripping the citations also took the space before every period, so the
+    claim read "If.start_cm. and.between_cm.", whose words the cited text never writes. Only a
+    mark ending a word loses the space a citation group left before it."""
+    from citerag.answer.answerer import verify
+    from citerag.answer.citations import strip_citations
+    from citerag.answer.evidence import Evidence
+    from citerag.core.types import Location
+
+    assert strip_citations("The key is 32 bytes [c1].") == "The key is 32 bytes."
+    assert strip_citations("Alpha [c1], beta [c2]; gamma?") == "Alpha, beta; gamma?"
+    assert strip_citations("If .start_cm. is set [c1].") == "If .start_cm. is set."
+    text = "If .start_cm. and .between_cm. are specified, the first label is drawn at .start_cm. from the start."
+    ev = [Evidence("c1", Location("d::p1::c0", "d", 1, 1), text, "Labels")]
+    kept, checks, reason = verify(f"{text} [c1]", ev, load_params(str(repo_root() / "params/tech-manuals.yaml")).answer)
+    assert reason is None and checks[0].support == 1.0 and ".start_cm." in kept
+    r = ask(agents, "tech-manuals", "Where are Gri contour labels drawn by default, and how far apart are they?")
+    assert "If .start_cm. and .between_cm. are specified" in r.answer.answer, r.answer.answer

@@ -46,7 +46,14 @@ def parse_keys(text: str) -> list[str]:
 
 
 def strip_citations(text: str) -> str:
-    return re.sub(r"\s+([.,;:!?])", r"\1", _GROUP.sub("", text)).strip()
+    """The text without its citation groups, and without the space a group left before the
+    punctuation after it ("… bytes [c1]." → "… bytes."). A mark opening a word keeps its space:
+    ".start_cm." is a name (a Gri variable), and "If .start_cm." must not become "If.start_cm."."""
+    return _SPACE_BEFORE_MARK.sub(r"\1", _GROUP.sub("", text)).strip()
+
+
+# Space before a punctuation mark that ends a word (followed by a space, a closing mark or the end).
+_SPACE_BEFORE_MARK = re.compile(r"\s+([.,;:!?])(?=\s|$|[)\]\"'’”.,;:!?])")
 
 
 def neutralize_markers(text: str) -> str:
