@@ -1079,8 +1079,9 @@ _IO_LINE = re.compile(r"^\s*(?:Input|Output)\s*:", re.I)
 
 
 def _bare(name: str) -> str:
-    """A variable's name without the marks a layout may keep or drop ("Â", "A^", "ρ′")."""
-    return re.sub(r"[\u0300-\u036f^′'’]", "", unicodedata.normalize("NFD", name)).lower()
+    """A variable's name without the marks a layout may keep or drop ("Â", "A^", "ρ′"); its case
+    stays ("a" and "A" are two variables)."""
+    return re.sub(r"[\u0300-\u036f^′'’]", "", unicodedata.normalize("NFD", name))
 
 
 _END_STEP = re.compile(r"^\d+:\s*end\b", re.I)
