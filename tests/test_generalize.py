@@ -4457,3 +4457,23 @@ def test_a_name_opening_on_a_dot_keeps_its_space_when_citations_are_stripped(age
     assert reason is None and checks[0].support == 1.0 and ".start_cm." in kept
     r = ask(agents, "tech-manuals", "Where are Gri contour labels drawn by default, and how far apart are they?")
     assert "If .start_cm. and .between_cm. are specified" in r.answer.answer, r.answer.answer
+
+
+def test_a_verb_alone_does_not_make_a_call_the_answer(agents):
+    """"Which algorithm of FIPS 204 computes the NTT?" was answered with steps inside the NTT's
+    algorithm ("10: z ← zetas[m] ▷ z ← ζ^BitRev8(m)"): "computes" is a verb every call states, and
+    it was the question's only word besides the name. A call step answers only when it states some
+    word, letter or condition of the question beyond such a verb."""
+    from citerag.answer.evidence import Evidence
+    from citerag.answer.extractive import _called_by
+    from citerag.answer.units import units
+    from citerag.core.types import Location
+
+    text = ("Algorithm 3 MixWidget(x)\nComputes the widget of x.\n1: for i from 0 to 3 do\n2: y[i] ← Mix(x, i)\n"
+            "3: h ← Hash(y) ▷ hash the mixed values\n4: end for\n5: return h")
+    us = units(Evidence("c1", Location("d::p1::c0", "d", 1, 1), text, "Widgets"))
+    q = "Which algorithm computes the MixWidget?"
+    assert _called_by(q, q, us, {}) is None
+    q = "Which function does MixWidget call to compute the hash h?"
+    assert _called_by(q, q, us, {}).units[-1].text.startswith("3: h ← Hash(y)")
+    answered(agents, "default", "Which algorithm of FIPS 204 computes the NTT?", "Algorithm 41")
