@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -619,7 +619,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     # (In a one-part question only: a part of a longer one is answered by the prose that states it
     # with the other parts' facts, which a terse step beside it would push out.)
     cands = [p for p in whole if p.head.kind != "title"
-             and (p.head.kind != "step" or (not want.multi and _names_algorithm(qa, p.head.group)))]
+             and (p.head.kind != "step" or (not want.multi and _titled_by(p.head.group, qa.code_names)))]
     # "on which page …" is answered by a contents entry, when the evidence holds a contents list
     listed = any(p.head.kind == "contents" for p in cands)
     opening = _openings(evidence, all_units) if qa.broad else set()
@@ -877,7 +877,7 @@ def _assigned_at(part: str, qa: QueryAnalysis, all_units: list[Unit], doc_of: di
     def named(title: str) -> bool:
         """By its number, a code name in its title, or its name as a word ("the chain function")."""
         m = _ALGO.match(title)
-        name = m.group(2).split("(")[0].strip() if m else ""
+        name = _algorithm_name(title)
         return bool(m) and (f"algorithm {m.group(1)}".lower() in numbers or any(_has(title, n) for n in code)
                             or (len(name) >= 3 and _has(qa.text, name)))
 
@@ -1052,11 +1052,24 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
     return best[4] if best else None
 
 
-def _titled_by(title: str, names: list[str]) -> bool:
-    """The algorithm's title names it by one of the names ("Algorithm 32 ExpandA(ρ)" by ExpandA),
-    not by a variable it takes ("w1Encode(w1)" by w1)."""
+def _algorithm_name(title: str) -> str:
+    """The name an algorithm's title gives it ("Algorithm 4 DrawMask(s, n)" → "DrawMask"), else ""."""
     m = _ALGO.match(title)
-    return bool(m) and m.group(2).split("(")[0].strip().lower() in {n.lower() for n in names}
+    return m.group(2).split("(")[0].strip() if m else ""
+
+
+def _titled_by(title: str, names: Iterable[str]) -> bool:
+    """The algorithm's title names it by one of the names ("Algorithm 32 ExpandA(ρ)" by ExpandA),
+    not only by its number or by a variable it takes ("w1Encode(w1)" by w1)."""
+    name = _algorithm_name(title).lower()
+    return bool(name) and name in {n.lower() for n in names}
+
+
+def _description(group: str, all_units: list[Unit]) -> Iterator[Unit]:
+    """The lines under an algorithm's title that say what it does ("Samples a k × l matrix Â …"):
+    its sentences (the units reader gives an algorithm's group only to those and to its "Input :"
+    and "Output :" lines, all above its steps), without the input and output lines."""
+    return (u for u in all_units if u.kind == "sentence" and u.group == group and not IO_LINE.match(u.text))
 
 
 def _described(all_units: list[Unit], step: Unit) -> list[str]:
@@ -1065,20 +1078,16 @@ def _described(all_units: list[Unit], step: Unit) -> list[str]:
     RejNTTPoly(ρ′)" of "7: return Â"): that step's call does the algorithm's job, so what the
     description says the algorithm does is what the call is for. Else nothing."""
     m = _FILLS.match(step.text)
-    if not m:
+    if not m or not any(u.kind == "step" and u.group == step.group and u.key == step.key
+                        and (r := _RETURNS.match(u.text)) and _bare(r.group(1)) == _bare(m.group(1))
+                        for u in all_units):
         return []
-    mine = [u for u in all_units if u.group == step.group and u.key == step.key]
-    returned = {_bare(r.group(1)) for u in mine if u.kind == "step" and (r := _RETURNS.match(u.text))}
-    if _bare(m.group(1)) not in returned:
-        return []
-    first = next((n for n, u in enumerate(mine) if u.kind == "step"), len(mine))
-    return [u.text for u in mine[:first] if u.kind == "sentence" and not _IO_LINE.match(u.text)]
+    return [u.text for u in _description(step.group, all_units) if u.key == step.key]
 
 
 # "4: Â[r, s] ← …", "3: sig ← …": the variable a step assigns (or an entry of it)
 _FILLS = re.compile(r"^\d+:\s*([^\s←\[(]+)\s*(?:\[[^\]]*\])?\s*←")
 _RETURNS = re.compile(r"^\d+:\s*return\s+([^\s▷]+)\s*(?:▷.*)?$")
-_IO_LINE = re.compile(r"^\s*(?:Input|Output)\s*:", re.I)
 
 
 def _bare(name: str) -> str:
@@ -1408,14 +1417,6 @@ def _holds_attribute(attributes: list[str], text: str) -> bool:
     return any(a in words or any(len(w) >= 3 and a.startswith(w) for w in words) for a in attributes)
 
 
-def _names_algorithm(qa: QueryAnalysis, title: str) -> bool:
-    """Does the question name the algorithm of this title ("Algorithm 4 DrawMask(s, n)") by its
-    name, not only by its number?"""
-    m = _ALGO.match(title)
-    name = m.group(2).split("(")[0].strip().lower() if m else ""
-    return bool(name) and any(i.lower() == name for i in qa.code_names)
-
-
 def _with_description(steps: list[Unit], all_units: list[Unit]) -> list[Unit]:
     """"What does Algorithm 19 X generate?": the steps with the line under the title that says what
     the algorithm does ("Generates a widget."), when the steps came from a chunk that does not hold
@@ -1423,7 +1424,7 @@ def _with_description(steps: list[Unit], all_units: list[Unit]) -> list[Unit]:
     group = steps[0].group
     if any(u.kind == "sentence" and u.group == group for u in steps):
         return steps
-    said = next((u for u in all_units if u.kind == "sentence" and u.group == group and not IO_LINE.match(u.text)), None)
+    said = next(_description(group, all_units), None)
     if said is None:
         return steps
     at = 1 if steps[0].kind == "title" else 0
@@ -1451,7 +1452,7 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
     key, _name, us = min(((rank(g), *g) for g in groups.items()), key=lambda x: x[0])
     # named by its number, an identifier in its title, or its name; steps of an algorithm the
     # question does not name answer nothing ("may an implementation replace the given steps?")
-    named = key[0] < 0 or _names_algorithm(qa, us[0].group)
+    named = key[0] < 0 or _titled_by(us[0].group, qa.code_names)
     if not named or not any(u.kind == "step" for u in us):
         return []
     title_low = us[0].group.lower()
