@@ -356,17 +356,19 @@ def reads_contents(question: str) -> bool:
 # its caption or heading, or its contents entry, gives (a one-part question).
 _PART_KIND = rf"(?:{'|'.join(_PART_KINDS)}|fig\.?|example|listing)"
 _PART_LABEL = r"(?:[A-Z]?\d+(?:[.-]\d+)*|[A-Z])"
+# "… of X" / "… in X" after the part: the document it belongs to
+_IN_DOC = r"(?:\s+(?:of|in)\s+[^?,;]+?)?"
 _TITLE_ASKED = re.compile(
     rf"^\s*what\s+(?:is|was)\s+(?:the\s+)?(?:title|caption|name|heading)\s+of\s+(?:the\s+)?"
-    rf"(?P<a>{_PART_KIND}\s+{_PART_LABEL})\b(?:\s+(?:of|in)\s+[^?,;]+?)?\s*\??\s*$"
-    rf"|^\s*what\s+(?:is|was)\s+(?:the\s+)?(?P<b>{_PART_KIND}\s+{_PART_LABEL})\b(?:\s+(?:of|in)\s+[^?,;]+?)?"
+    rf"(?P<a>{_PART_KIND}\s+{_PART_LABEL})\b{_IN_DOC}\s*\??\s*$"
+    rf"|^\s*what\s+(?:is|was)\s+(?:the\s+)?(?P<b>{_PART_KIND}\s+{_PART_LABEL})\b{_IN_DOC}"
     rf"\s+(?:titled|called|named|captioned)\s*\??\s*$"
     # "What does Figure 2-21 (of X) illustrate?", "What is shown in Table 3?": what a figure shows is
     # what its caption says (the drawing itself is no text)
-    rf"|^\s*what\s+(?:does|did)\s+(?:the\s+)?(?P<c>{_PART_KIND}\s+{_PART_LABEL})\b(?:\s+(?:of|in)\s+[^?,;]+?)?"
+    rf"|^\s*what\s+(?:does|did)\s+(?:the\s+)?(?P<c>{_PART_KIND}\s+{_PART_LABEL})\b{_IN_DOC}"
     rf"\s+(?:show|illustrate|depict|display|represent)\s*\??\s*$"
     rf"|^\s*what\s+(?:is|are)\s+(?:shown|illustrated|depicted|displayed|represented)\s+(?:in|by|on)\s+(?:the\s+)?"
-    rf"(?P<d>{_PART_KIND}\s+{_PART_LABEL})\b(?:\s+(?:of|in)\s+[^?,;]+?)?\s*\??\s*$", re.I)
+    rf"(?P<d>{_PART_KIND}\s+{_PART_LABEL})\b{_IN_DOC}\s*\??\s*$", re.I)
 
 
 def asked_title(question: str) -> str:
