@@ -4477,3 +4477,30 @@ def test_a_verb_alone_does_not_make_a_call_the_answer(agents):
     q = "Which function does MixWidget call to compute the hash h?"
     assert _called_by(q, q, us, {}).units[-1].text.startswith("3: h ← Hash(y)")
     answered(agents, "default", "Which algorithm of FIPS 204 computes the NTT?", "Algorithm 41")
+
+
+def test_a_place_in_the_byline_is_asked_of_the_title_page(agents):
+    """"Which author is listed last on the title page of X?" and "Who is listed first on the title
+    page of X?" ran two rounds and refused (or quoted an acronym's expansion): only "who is the first
+    author …" was read as asking the byline, whose names share no word with the question."""
+    from citerag.answer.asked import asks_byline
+
+    doc = ("Foo Report 12",)
+    assert asks_byline("Which author is listed last on the title page of Foo Report 12?", doc)
+    assert asks_byline("Which two authors with the surname Smith are listed on the title page of Foo Report 12?", doc)
+    assert asks_byline("Who is listed first on the cover page of Foo Report 12?", doc)
+    assert not asks_byline("Who is listed first in the references of Foo Report 12?", doc)
+    assert not asks_byline("Which author is listed last on the title page?", ())
+    answered(agents, "default", "Which author is listed last on the title page of NIST SP 800-227?", "Noah Waller")
+    answered(agents, "tech-manuals", "Who is listed on the title page of the Gri manual?", "Dan E. Kelley")
+
+
+def test_a_bare_first_part_asks_of_the_next_parts_predicate():
+    """"In which year and under which number does X list Y?" was split into "In which year" (a part
+    naming nothing, so its search found anything) and the rest. A bare first part asks what the
+    next part asks of: "In which year does X list Y"."""
+    assert split_parts("In which year and under which number does the guide list the Widget report?") == [
+        "In which year does the guide list the Widget report", "under which number does the guide list the Widget report"]
+    assert split_parts("When and where was the Widget report published?") == [
+        "When was the Widget report published", "where was the Widget report published"]
+    assert split_parts("In which year was X published, and by whom?") == ["In which year was X published, and by whom?"]

@@ -240,6 +240,10 @@ _BYLINE_ASKED = re.compile(
     r"^\s*(?:who\s+(?:are|is|were|was)\s+the\s+(?:(?:first|second|third|last|lead|main)\s+)?(?:listed\s+)?authors?\s+"
     r"(?:(?:listed\s+)?(?:on|in)\s+the\s+(?:title|cover|front)\s+page\s+)?of|"
     r"who\s+(?:wrote|authored|prepared)|"
+    # "Who is listed first on the title page of X?", "Which (two) authors (…) are listed last on the
+    # cover page of X?": a place in the byline is asked of it too
+    r"(?:who|(?:which|what)\s+(?:\w+\s+)?authors?(?:\s+[\w-]+){0,4}?)\s+(?:is|are|was|were)\s+(?:listed|named|shown)\s+"
+    r"(?:(?:first|second|third|last)\s+)?(?:on|in)\s+the\s+(?:title|cover|front)\s+page\s+of|"
     r"(?:which|what)\s+(?:[A-Z]\S*\s+)?(?:division|laborator(?:y|ies)|organi[sz]ation|institute|office|unit|group|team)\s+"
     r"(?:of\s+(?:the\s+)?\S+\s+)?(?:wrote|produced|issued|published|prepared|authored|developed))\s+(.+?)\s*\??\s*$",
     re.I)
@@ -1668,8 +1672,18 @@ def split_parts(question: str) -> list[str]:
     for p in pieces:
         if out and (len(p.split()) <= 2 or _bare(p)):  # "why", "how so", "which one", "in which year"
             p = f"{p} {out[0]}"
+        elif not out and _bare(p):  # "In which year and under which number does X list Y?"
+            p = f"{p} {_predicate(pieces[1])}"
         out.append(p)
     return out
+
+
+def _predicate(part: str) -> str:
+    """A part from its auxiliary on, without the question phrase before it ("under which number
+    does X list Y" → "does X list Y"): what a bare part before it asks of too."""
+    words = part.split()
+    at = next((i for i, w in enumerate(words) if i and w.lower() in AUXILIARIES), None)
+    return " ".join(words[at:]) if at is not None else part
 
 
 def _opening_phrase(prepositions: str, longest: int) -> re.Pattern[str]:
