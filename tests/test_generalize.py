@@ -4504,3 +4504,30 @@ def test_a_bare_first_part_asks_of_the_next_parts_predicate():
     assert split_parts("When and where was the Widget report published?") == [
         "When was the Widget report published", "where was the Widget report published"]
     assert split_parts("In which year was X published, and by whom?") == ["In which year was X published, and by whom?"]
+
+
+def test_a_command_is_shown_by_the_code_a_manual_sets(agents):
+    """"Which command creates the symbolic link for AMC …?" was refused: its answer, the manual's
+    code block ("<mark>sudo ln -s …</mark>"), never says "command". A command is shown as a manual
+    sets its code (a code block, an option, a call), as an attribute is; prose naming none, in
+    evidence that never says "command", still names no command."""
+    head = Head("command")
+    assert head_stated(head, "Create a symbolic link.", "Create a symbolic link. [c1] <mark>sudo ln -s a b</mark>. [c1]")
+    assert not head_stated(head, "Create a symbolic link by hand.", "Create a symbolic link by hand. [c1]")
+    assert head_stated(head, "Use the command below.", "Use the command below. [c1]")
+    answered(agents, "tech-manuals", "Which command creates the symbolic link for AMC when TeXLive is installed in "
+                                     "/usr/local?", "sudo ln -s")
+
+
+def test_a_fee_as_a_condition_asks_no_amount(agents):
+    """"What must you give the recipients if you distribute copies of a GPL program for a fee?" was
+    refused for showing no amount of money: "a fee" there is a condition (or, in "may you charge a
+    fee", a permission), not an amount asked; "what fee", "the price" and "a license fee" still are."""
+    from citerag.answer.asked import unshown_quantities
+
+    q = "What must you give the recipients if you distribute copies of a GPL program for a fee?"
+    assert unshown_quantities(q, "You must give the recipients all the rights that you have. [c1]") == []
+    for other in ("What fee does the agency charge?", "What is the price of a licence?",
+                  "Do you need to pay a license fee?"):
+        assert unshown_quantities(other, "The agency reviews every application. [c1]") == ["an amount of money"], other
+    answered(agents, "tech-manuals", q, "all the rights that you have")

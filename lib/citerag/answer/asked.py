@@ -127,7 +127,8 @@ TYPES: dict[str, re.Pattern[str]] = {
 # amount of money, "how long does X take" a duration ("how long must the nonce be" is a length).
 STRICT: dict[str, re.Pattern[str]] = {
     "money": re.compile(r"\bhow much (?:does|do|did|will|would|is|are)\b.*\b(?:cost|charge)\b|"
-                        r"\bwhat (?:does|do|did|will|would)\b.*\bcost\b|\b(?:price|prices|fee|fees)\b|"
+                        # (not "a fee": "copies distributed for a fee", "may you charge a fee" ask no amount)
+                        r"\bwhat (?:does|do|did|will|would)\b.*\bcost\b|(?<!\b[Aa] )\b(?:price|prices|fee|fees)\b|"
                         # "what does X charge (for Y)?", not "what does the charge field do"
                         r"\bwhat (?:does|do|did|will|would)\b[^?]*\bcharge\b(?=\s+(?:for|to|per)\b|\s*\?)", re.I),
     "duration": re.compile(r"\bhow long (?:does|do|did|will|would|should|can|could)\b.*\b(?:take|takes|last|lasts)\b|"
@@ -783,9 +784,10 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 **dict.fromkeys("url urls website websites".split(), "address"),
                 # "under what condition …" by a clause that sets one ("… is secure if X is hard")
                 **dict.fromkeys("condition conditions circumstance circumstances".split(), "condition")}
-# Settings an object has, named in code ("minimumTickSpacing") as often as the text calls them so;
-# untyped heads otherwise (a passage saying "attribute" states one too).
-_CODE_NAMED = frozenset("attribute attributes property properties".split())
+# Settings an object has, named in code ("minimumTickSpacing") as often as the text calls them so,
+# and commands, shown as a manual sets its code ("<mark>sudo ln -s …</mark>", "--quiet", "f()"); untyped
+# heads otherwise (a passage saying "attribute" or "command" states one too).
+_CODE_NAMED = frozenset("attribute attributes property properties command commands".split())
 # The kinds of named member a software manual documents ("the write contour *command*", "the
 # rect *method*"): a name's kind word, which a contents entry or an API entry seldom writes.
 MEMBER_KINDS = ("property|attribute|option|parameter|argument|field|method|command|function|flag|variable|setting"
