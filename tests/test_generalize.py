@@ -4531,3 +4531,18 @@ def test_a_fee_as_a_condition_asks_no_amount(agents):
                   "Do you need to pay a license fee?"):
         assert unshown_quantities(other, "The agency reviews every application. [c1]") == ["an amount of money"], other
     answered(agents, "tech-manuals", q, "all the rights that you have")
+
+
+def test_a_slot_opened_by_a_preposition_is_filled_after_the_verb(agents):
+    """"In what forms may a digital signature algorithm be implemented …?" was refused: the answer
+    ("… may be implemented in software, firmware, hardware …") never says "forms". A question
+    opening on a preposition and its wh-phrase asks the complement its verb takes there, which the
+    answer writes after the same participle and preposition."""
+    from citerag.answer.asked import slot_filled
+
+    q = "In what forms may a widget be implemented?"
+    assert slot_filled(q, "A widget may be implemented in software or hardware. [c1]")
+    assert not slot_filled(q, "A widget implemented for testing is sold in shops. [c1]")  # another preposition
+    assert not slot_filled("What forms may a widget be implemented in?", "It may be implemented in software. [c1]")
+    answered(agents, "default", "In what forms may a digital signature algorithm be implemented according to the "
+                                "FIPS 204 announcement?", "software, firmware, hardware")

@@ -1499,6 +1499,22 @@ def answered_by_entries(answer_text: str) -> bool:
 _PATH = re.compile(r"\S*/\S*/\S*")
 
 
+# "In what forms may X be implemented?": a question opening on a preposition and its wh-phrase asks
+# the complement its verb takes there, which the answer writes after the same verb and preposition
+# ("… may be implemented in software, firmware, hardware"), without naming the kind ("forms").
+_SLOT_ASKED = re.compile(r"^\s*(in|on|at|from|into|under|by|with|through|via)\s+(?:what|which)\s+[a-z]+\s+"
+                         r"(.+?)\s*\??\s*$", re.I)
+_PARTICIPLE = re.compile(r"\b[a-z]{3,}(?:ed|en)\b")
+
+
+def slot_filled(question: str, answer_text: str) -> bool:
+    """Does the answer write the question's participle before the preposition its wh-phrase opens
+    on ("implemented in …" for "In what forms may X be implemented?")?"""
+    m = _SLOT_ASKED.match(question)
+    return bool(m) and any(re.search(rf"\b{v}\s+{m.group(1).lower()}\s+\w", answer_text, re.I)
+                           for v in _PARTICIPLE.findall(m.group(2).lower()))
+
+
 def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
     def names_it(text: str) -> bool:
