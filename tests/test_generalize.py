@@ -4544,5 +4544,7 @@ def test_a_slot_opened_by_a_preposition_is_filled_after_the_verb(agents):
     assert slot_filled(q, "A widget may be implemented in software or hardware. [c1]")
     assert not slot_filled(q, "A widget implemented for testing is sold in shops. [c1]")  # another preposition
     assert not slot_filled("What forms may a widget be implemented in?", "It may be implemented in software. [c1]")
+    # (any preposition that may open a question: the project's one list of them)
+    assert slot_filled("To which function is the message passed?", "The message is passed to verify_inner. [c1]")
     answered(agents, "default", "In what forms may a digital signature algorithm be implemented according to the "
                                 "FIPS 204 announcement?", "software, firmware, hardware")

@@ -1502,8 +1502,7 @@ _PATH = re.compile(r"\S*/\S*/\S*")
 # "In what forms may X be implemented?": a question opening on a preposition and its wh-phrase asks
 # the complement its verb takes there, which the answer writes after the same verb and preposition
 # ("… may be implemented in software, firmware, hardware"), without naming the kind ("forms").
-_SLOT_ASKED = re.compile(r"^\s*(in|on|at|from|into|under|by|with|through|via)\s+(?:what|which)\s+[a-z]+\s+"
-                         r"(.+?)\s*\??\s*$", re.I)
+_SLOT_ASKED = re.compile(rf"^\s*({PREPOSITION_ALTERNATION})\s+(?:what|which)\s+[a-z]+\s+(.+?)\s*\??\s*$", re.I)
 _PARTICIPLE = re.compile(r"\b[a-z]{3,}(?:ed|en)\b")
 
 
