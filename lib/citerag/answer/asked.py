@@ -237,14 +237,15 @@ def contents_entries(text: str) -> list[str]:
 # "Who are the authors of X?", "Who wrote X?", "Which division (of Y) produced X?": asked of a
 # whole document, and answered by its title page's byline (its authors' names, with the unit they
 # belong to), which writes neither the verb nor "author".
+_ON_TITLE_PAGE = r"(?:on|in)\s+the\s+(?:title|cover|front)\s+page"
 _BYLINE_ASKED = re.compile(
     r"^\s*(?:who\s+(?:are|is|were|was)\s+the\s+(?:(?:first|second|third|last|lead|main)\s+)?(?:listed\s+)?authors?\s+"
-    r"(?:(?:listed\s+)?(?:on|in)\s+the\s+(?:title|cover|front)\s+page\s+)?of|"
+    rf"(?:(?:listed\s+)?{_ON_TITLE_PAGE}\s+)?of|"
     r"who\s+(?:wrote|authored|prepared)|"
     # "Who is listed first on the title page of X?", "Which (two) authors (…) are listed last on the
     # cover page of X?": a place in the byline is asked of it too
     r"(?:who|(?:which|what)\s+(?:\w+\s+)?authors?(?:\s+[\w-]+){0,4}?)\s+(?:is|are|was|were)\s+(?:listed|named|shown)\s+"
-    r"(?:(?:first|second|third|last)\s+)?(?:on|in)\s+the\s+(?:title|cover|front)\s+page\s+of|"
+    rf"(?:(?:first|second|third|last)\s+)?{_ON_TITLE_PAGE}\s+of|"
     r"(?:which|what)\s+(?:[A-Z]\S*\s+)?(?:division|laborator(?:y|ies)|organi[sz]ation|institute|office|unit|group|team)\s+"
     r"(?:of\s+(?:the\s+)?\S+\s+)?(?:wrote|produced|issued|published|prepared|authored|developed))\s+(.+?)\s*\??\s*$",
     re.I)
@@ -726,6 +727,8 @@ def states_a_default(text: str) -> bool:
 # Prepositions that may open a question ("over which range …", "in what year …"), as an alternation.
 PREPOSITION_ALTERNATION = ("in|on|for|at|from|by|to|with|through|via|under|into|about|during|after|before|over|of|"
                            "against|between|within|across")
+# A wh-phrase opening on a preposition ("in which year", "from what source"), as an alternation's part.
+PREPOSITIONAL_WH = rf"(?:{PREPOSITION_ALTERNATION})\s+(?:which|what)\s+[a-z]+"
 # A question's parts are joined by "and"/"also"/";" before a new question word.
 _PART_SPLIT = re.compile(
     r"\s*(?:,?\s+and\s+(?:also\s+)?|;\s*|\?\s+)"
@@ -1502,7 +1505,7 @@ _PATH = re.compile(r"\S*/\S*/\S*")
 # "In what forms may X be implemented?": a question opening on a preposition and its wh-phrase asks
 # the complement its verb takes there, which the answer writes after the same verb and preposition
 # ("… may be implemented in software, firmware, hardware"), without naming the kind ("forms").
-_SLOT_ASKED = re.compile(rf"^\s*({PREPOSITION_ALTERNATION})\s+(?:what|which)\s+[a-z]+\s+(.+?)\s*\??\s*$", re.I)
+_SLOT_ASKED = re.compile(rf"^\s*(?=(\w+)\s){PREPOSITIONAL_WH}\s+(.+?)\s*\??\s*$", re.I)
 _PARTICIPLE = re.compile(r"\b[a-z]{3,}(?:ed|en)\b")
 
 

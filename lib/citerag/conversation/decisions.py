@@ -29,6 +29,7 @@ from citerag.answer.asked import (
     MEMBER_KINDS,
     OPENING_PHRASE,
     PREPOSITION_ALTERNATION,
+    PREPOSITIONAL_WH,
     answered_by_entries,
     asked_heads,
     asks_byline,
@@ -88,8 +89,7 @@ _CONDITION = re.compile(rf"^\s*(?:what\s+)?(?:if|when(?!\s+(?:{AUXILIARY_ALTERNA
 _BARE_WH = re.compile(r"^\s*(where|when|who|why|how)(?:\s+(?:that|so)(?:\s+(?:often|long|far|large|small|big|"
                       r"early|late|soon))?)?\s*$", re.I)
 # "and in which year?", "and when?": a bare question about the circumstances of an event.
-_BARE_CIRCUMSTANCE = re.compile(rf"^\s*(?:(?:{PREPOSITION_ALTERNATION})\s+(?:which|what)\s+[a-z]+|when|where)\s*$",
-                                re.I)
+_BARE_CIRCUMSTANCE = re.compile(rf"^\s*(?:{PREPOSITIONAL_WH}|when|where)\s*$", re.I)
 # "Who wrote X …?": a past event asked by its agent.
 _WHO_DID = re.compile(r"^\s*who\s+([a-z]+)\s+(.+?)\s*\??\s*$", re.I)
 # The question word of a previous question with the degree it asks ("How often"; "how many X"
