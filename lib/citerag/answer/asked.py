@@ -77,6 +77,7 @@ _DETERMINER = r"(?:a|an|the|its|their|each|every|all|any|both|some|no)\b"
 # ("at a minimum, what does X accept", "how is X kept to a minimum": idioms asking for no number)
 _NOT_IDIOM = r"(?<!\bat a )(?<!\bat the )(?<!\bat )(?<!\bto a )"
 
+_LOCATOR_HEAD = "|".join(sorted(LOCATOR_HEADS))  # "section", "table", …
 TYPES: dict[str, re.Pattern[str]] = {
     "expansion": re.compile(r"\b(stands? for|acronym|abbreviat\w*|short for)\b", re.I),
     # ("at a minimum, what does X accept" asks what X accepts: the idiom asks for no number)
@@ -94,13 +95,16 @@ TYPES: dict[str, re.Pattern[str]] = {
                        r"|\b(what|which) (year|date)\b|\bin what year\b", re.I),
     "reason": re.compile(r"\b(why|reason|purpose|rationale)\b", re.I),
     # "which section/table …" asks where a document says something: a numbered title answers it
-    "locator": LOCATOR_QUESTION,
+    # (and "what is the number of the section titled X?" asks the same)
+    "locator": re.compile(rf"{LOCATOR_QUESTION.pattern}|\bwhat is the number of the (?:{_LOCATOR_HEAD})\b", re.I),
     # "to which e-mail address …": the address itself answers it. Not "which website …": a reference
     # entry names the site in the sentence after the one the question's words match
     "email": re.compile(r"\be-?mail address(?:es)?\b", re.I),
-    # "on which page does section X start / is table Y": a contents entry answers it (not "which page
-    # size …", which asks for a size)
-    "page": re.compile(r"\b(?:which|what) pages?\b(?=\s+(?:of|in|does|do|did|is|are|was|were|has|have|will)\b)", re.I),
+    # "on which page does section X start / is table Y", "where does section X begin?": a contents
+    # entry answers it (not "which page size …", which asks for a size)
+    "page": re.compile(r"\b(?:which|what) pages?\b(?=\s+(?:of|in|does|do|did|is|are|was|were|has|have|will)\b)"
+                       rf"|^\s*where\s+(?:does|do|did)\s+(?:the\s+)?(?:{_LOCATOR_HEAD})\s+"
+                       r"[\w.]+\b[^?]*?\b(?:begin|start)s?\b", re.I),
     "procedure": re.compile(r"\b(how (do|can|should) (i|we)|how to|what steps|walk me through)\b", re.I),
     # "which lines of X compute Y?", "which steps of X generate Y?": the numbers of an algorithm's
     # steps, which prose states as a range ("Lines 3 through 5 of X compute …"), where the listing
@@ -368,7 +372,7 @@ _TITLE_ASKED = re.compile(
     rf"^\s*what\s+(?:is|was)\s+(?:the\s+)?(?:title|caption|name|heading)\s+of\s+(?:the\s+)?"
     rf"(?P<a>{_PART_KIND}\s+{_PART_LABEL})\b{_IN_DOC}\s*\??\s*$"
     rf"|^\s*what\s+(?:is|was)\s+(?:the\s+)?(?P<b>{_PART_KIND}\s+{_PART_LABEL})\b{_IN_DOC}"
-    rf"\s+(?:titled|called|named|captioned)\s*\??\s*$"
+    rf"\s+(?:titled|called|named|captioned){_IN_DOC}\s*\??\s*$"
     # "What does Figure 2-21 (of X) illustrate?", "What is shown in Table 3?": what a figure shows is
     # what its caption says (the drawing itself is no text)
     rf"|^\s*what\s+(?:does|did)\s+(?:the\s+)?(?P<c>{_PART_KIND}\s+{_PART_LABEL})\b{_IN_DOC}"
@@ -378,8 +382,10 @@ _TITLE_ASKED = re.compile(
 
 
 def asked_title(question: str) -> str:
-    """The part whose title the question asks ("table 5", "appendix a"), else ""."""
-    m = _TITLE_ASKED.match(question)
+    """The part whose title the question asks ("table 5", "appendix a"), else "". A scope the
+    question opens with says where to look ("In X's table of contents, what is section 4.9 called?")."""
+    scope = _LEADING_SCOPE.match(question)
+    m = _TITLE_ASKED.match(question[scope.end():] if scope else question)
     if not m:
         return ""
     kind, label = next(g for g in m.group("a", "b", "c", "d") if g).split(None, 1)

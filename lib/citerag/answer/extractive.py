@@ -515,12 +515,15 @@ def _part_titled(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Unit]:
     part = asked_title(qa.text)
     if not part:
         return []
-    # (a caption or heading before a contents entry, then the best-ranked evidence, then the chunk's first)
-    best = min(((listed, n, title, ev) for n, ev in enumerate(_from_named(qa, evidence))
-                for listed, title in titles_given(part, ev.heading, ev.text)), key=lambda x: x[:2], default=None)
+    # (a title the chunk's own lines write, which its citation supports, before one only its heading
+    # path gives; then a caption or heading before a contents entry, then the best-ranked evidence,
+    # then the chunk's first)
+    best = min(((title.lower() not in " ".join(ev.text.split()).lower(), listed, n, title, ev)
+                for n, ev in enumerate(_from_named(qa, evidence))
+                for listed, title in titles_given(part, ev.heading, ev.text)), key=lambda x: x[:3], default=None)
     if best is None:
         return []
-    _, _, title, ev = best
+    *_, title, ev = best
     kind, label = part.split(" ", 1)
     return [Unit(f"{kind.capitalize()} {label.upper()}: {title}", ev.key, "sentence", 0)]
 

@@ -73,6 +73,8 @@ ROUTES = ("DIRECT_ANSWER", "RETRIEVE", "REWRITE_THEN_RETRIEVE", "ASK_CLARIFICATI
 _CONNECTOR = re.compile(
     r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?:for\s+)?|^\s*(?:and|also|same)\s+(?:for|with)\s+"
     r"|^\s*(?:and|also)\s+|^\s*(?:for|with)\s+(?=\S)", re.I)
+# "what about X, <a question of it>?": X, and the question
+_ABOUT_THEN_ASKED = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+([^,?]+?)\s*,\s*(.+)$", re.I)
 # The connector words before a follow-up's own first word ("and", "what about"), prepositions kept.
 _LEAD_CONNECTOR = re.compile(r"^\s*(?:(?:and|but|so|also|same)\s+)?(?:(?:what|how)\s+about\s+)?", re.I)
 _QUESTION = re.compile(
@@ -623,7 +625,8 @@ class Decider:
         if member and member.group(1).lower() not in STOPWORDS:
             return Focus(member.group(1), f"{member.group(1)} {member.group(2)}", doc_scope)
         phrase = self._last_phrase(q)
-        if phrase is None and parts:
+        # (a phrase that is only a numbered part's label, "4.9" of "section 4.9", names the part)
+        if parts and (phrase is None or re.search(rf"\s{re.escape(phrase)}\b", parts)):
             # nothing named but a numbered part: "What does Appendix B of DOC cover?" is about the
             # appendix, and "and on which page does it begin?" asks where the appendix begins (the
             # document is the scope, named again by the rewrite)
@@ -803,6 +806,13 @@ class Decider:
             return self.resolve_self(user)
         prev = answered[-1]
         prev_q = (prev.get("rewritten_query") or prev["user"]).strip()
+        # "what about section 4.2, what is it called?": the question after the comma, asked of the
+        # thing named before it, in the earlier turn's document
+        about = _ABOUT_THEN_ASKED.match(user)
+        if about and _QUESTION.match(about.group(2)) and pronouns(about.group(2).rstrip(" ?")):
+            thing = about.group(1).strip()
+            return self._replace_pronouns(about.group(2).rstrip(" ?"),
+                                          Focus(thing, thing, self.focus(prev).doc_scope))
         # "which function does X use to …?" then "and which function does it call to …?": asked for
         # another of the same kind, "it" is X again, not the function the answer named
         stripped = strip_connector(user)
@@ -1349,8 +1359,8 @@ class Decider:
             # … and a function word ("myself", "afterwards") names nothing asked about, as for a
             # question's absent words (the list loads only when some word is unwritten; stemmed as
             # the tokens are: "afterwards" is the token "afterward")
-            if unwritten:
-                closed = {stem(w) for w in function_words()}
+            if unwritten:  # (… nor does a word of the question's frame: "which keywords *mention* X")
+                closed = {stem(w) for w in (*function_words(), *QUESTION_FRAME)}
                 unwritten = [t for t in unwritten if t not in closed]
             if unwritten:  # no text of the corpus can answer about a word it never writes
                 return Validation(False, True, False, "off_topic",
