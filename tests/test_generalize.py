@@ -4614,3 +4614,17 @@ def test_a_question_frame_word_in_a_follow_up_is_no_unwritten_topic(agents, tmp_
     eng.turn("t", "What does the abstract of FIPS 204 say ML-DSA is believed to be secure against?")
     r = eng.turn("t", "and which of its keywords mention signatures?")
     assert not r.refused and "digital signatures" in r.answer, (r.refusal_reason, r.answer[:300])
+
+
+def test_a_later_parts_demonstrative_names_what_an_earlier_part_named():
+    """"What is the layout database in the data directory used for …, and which option gives that
+    directory?" answered its first part only: the second part, read and scored alone, asked which
+    option gives "that directory", a word any option line has. "that N" is the earlier part's N,
+    with its modifiers."""
+    assert split_parts("What is the cache in the data directory used for, and which option gives that directory?") == [
+        "What is the cache in the data directory used for", "which option gives the data directory"]
+    assert split_parts("Which function computes the final key hash, and what output length does that hash have?")[1] \
+        == "what output length does the final key hash have"
+    # (a demonstrative the earlier parts name no N for, or one used as a pronoun, stays)
+    assert split_parts("Which value does X use, and what does that value mean?")[1] == "what does that value mean"
+    assert split_parts("Which codes does X use, and what does that give the KEM?")[1] == "what does that give the KEM"

@@ -1700,8 +1700,28 @@ def split_parts(question: str) -> list[str]:
             p = f"{p} {out[0]}"
         elif not out and _bare(p):  # "In which year and under which number does X list Y?"
             p = f"{p} {_predicate(pieces[1])}"
+        elif out:
+            p = _demonstrative_named(p, out)
         out.append(p)
     return out
+
+
+_DEMONSTRATIVE_NOUN = re.compile(r"\b(?:that|this|those|these)\s+([a-z][\w-]*)\b", re.I)
+
+
+def _demonstrative_named(part: str, before: list[str]) -> str:
+    """A later part's "that N" as an earlier part names N, with its modifiers: "which option gives
+    *that directory*" after "what is the layout database in *the data directory* used for" asks
+    which option gives the data directory (a part is read, and its evidence scored, alone)."""
+    m = _DEMONSTRATIVE_NOUN.search(part)
+    if not m or m.group(1).lower() in STOPWORDS or m.group(1).lower() in AUXILIARIES:
+        return part
+    noun = re.escape(m.group(1))
+    for earlier in reversed(before):
+        named = re.search(rf"\b(?:the|an?)\s+((?:[\w-]+\s+){{1,2}}?{noun})\b", earlier, re.I)
+        if named and not any(w.lower() in STOPWORDS or w.lower() in AUXILIARIES for w in named.group(1).split()[:-1]):
+            return f"{part[:m.start()]}the {named.group(1)}{part[m.end():]}"
+    return part
 
 
 def _predicate(part: str) -> str:
