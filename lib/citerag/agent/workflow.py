@@ -52,7 +52,7 @@ from citerag.answer.asked import (
     reads_contents,
     split_parts,
     subsection_of,
-    titles_given,
+    title_ranks,
 )
 from citerag.answer.evidence import Evidence, select_evidence
 from citerag.answer.units import FRONT_PAGES
@@ -376,28 +376,18 @@ class AgentWorkflow(Workflow):
         if not part:
             return []
         docs = set(st.qa.docs)
-        named = [c for c in self.store.chunks if not docs or c.doc_id in docs]
-        # the chunk whose lines write the part's heading or caption, else a contents entry for it
-        # (a line the citation supports), else the first chunk under its heading
-        found = next((c.chunk_id for written in (self._heads_part, self._lists_part, self._under_part)
-                      for c in named if written(part, c)), None)
-        if found is None:
+        # the first chunk giving the part's title best for citing (`title_ranks`: its heading or
+        # caption, then a contents entry, each as a title its text supports first)
+        threshold = self.params.answer.support_threshold
+        best = min(((rank, c.chunk_id) for c in self.store.chunks if not docs or c.doc_id in docs
+                    for rank, _ in title_ranks(part, " > ".join(c.heading_path), c.text, threshold)),
+                   key=lambda x: x[0], default=None)
+        if best is None:
             return []
+        found = best[1]
         st.hits = [h for h in st.hits if h.chunk_id != found]
         st.hits.append(Hit(0, Location.of(self.store.by_id[found]), 0.0, {"contents": 1, "looked_up": 1}, {}))
         return [found]
-
-    @staticmethod
-    def _heads_part(part: str, c) -> bool:
-        return any(not entry for entry, _ in titles_given(part, "", c.text))
-
-    @staticmethod
-    def _lists_part(part: str, c) -> bool:
-        return any(entry for entry, _ in titles_given(part, "", c.text))
-
-    @staticmethod
-    def _under_part(part: str, c) -> bool:
-        return bool(titles_given(part, " > ".join(c.heading_path), ""))
 
     def _expand(self, st: AgentState, hits: list[Hit]) -> list[str]:
         g = self.params.agent.graph

@@ -37,6 +37,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from citerag.answer.citations import strip_citations
+from citerag.answer.evidence import support_score
 from citerag.retrieval.query import in_section
 from citerag.text.inflect import IRREGULAR, bases, says_word, spellings, split_camel
 from citerag.text.patterns import (
@@ -445,6 +446,21 @@ def titles_given(part: str, heading: str, text: str) -> list[tuple[bool, str]]:
         if title:
             out.append((entry, title))
     return out
+
+
+def title_claim(part: str, title: str) -> str:
+    """The title a draft states for the part: "Section 4.9: Colour of ink in pen"."""
+    kind, label = part.split(" ", 1)
+    return f"{kind.capitalize()} {label.upper()}: {title}"
+
+
+def title_ranks(part: str, heading: str, text: str, threshold: float) -> list[tuple[int, str]]:
+    """Each title a chunk gives the part, ranked for citing: 0 its own heading or caption, 1 a
+    contents entry, when the chunk's text supports the restated title (the verifier's test); 2 and
+    3 the same when it does not (a title only its heading path gives, whose number the text never
+    writes: the citation would not support it)."""
+    return [(int(entry) + 2 * (support_score(title_claim(part, title), [text]) < threshold), title)
+            for entry, title in titles_given(part, heading, text)]
 
 
 @lru_cache(maxsize=64)

@@ -53,7 +53,8 @@ from citerag.answer.asked import (
     split_parts,
     states_a_default,
     subsection_of,
-    titles_given,
+    title_claim,
+    title_ranks,
     type_match,
     typing_words,
 )
@@ -420,7 +421,7 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     sections = _subsections(qa, evidence, all_units)
     if sections:
         return Draft(_cite_all(sections), "subsections", [1.0], [1.0], [], 1.0)
-    titled = _part_titled(qa, evidence)
+    titled = _part_titled(qa, evidence, params.support_threshold)
     if titled:
         return Draft(_cite_all(titled), "title", [1.0], [1.0], [], 1.0)
     numbered = _part_numbered(qa, evidence, all_units)
@@ -508,24 +509,22 @@ def _subsections(qa: QueryAnalysis, evidence: list[Evidence], all_units: list[Un
 _ENTRY_KEY = re.compile(r"[\s|…]+")
 
 
-def _part_titled(qa: QueryAnalysis, evidence: list[Evidence]) -> list[Unit]:
+def _part_titled(qa: QueryAnalysis, evidence: list[Evidence], threshold: float) -> list[Unit]:
     """"What is the title of Table 5 (of DOC)?": the part's own caption or heading, else its
     contents entry, restated "Table 5: Post-quantum …", from the documents the question names
     (the best-ranked evidence giving one). A sentence that mentions the part says nothing of its title."""
     part = asked_title(qa.text)
     if not part:
         return []
-    # (a title the chunk's own lines write, which its citation supports, before one only its heading
-    # path gives; then a caption or heading before a contents entry, then the best-ranked evidence,
-    # then the chunk's first)
-    best = min(((title.lower() not in " ".join(ev.text.split()).lower(), listed, n, title, ev)
-                for n, ev in enumerate(_from_named(qa, evidence))
-                for listed, title in titles_given(part, ev.heading, ev.text)), key=lambda x: x[:3], default=None)
+    # (a title the cited text supports first (`title_ranks`), then the best-ranked evidence, then
+    # the chunk's first)
+    best = min(((rank, n, title, ev) for n, ev in enumerate(_from_named(qa, evidence))
+                for rank, title in title_ranks(part, ev.heading, ev.text, threshold)), key=lambda x: x[:2],
+               default=None)
     if best is None:
         return []
-    *_, title, ev = best
-    kind, label = part.split(" ", 1)
-    return [Unit(f"{kind.capitalize()} {label.upper()}: {title}", ev.key, "sentence", 0)]
+    _, _, title, ev = best
+    return [Unit(title_claim(part, title), ev.key, "sentence", 0)]
 
 
 def _part_numbered(qa: QueryAnalysis, evidence: list[Evidence], all_units: list[Unit]) -> list[Unit]:

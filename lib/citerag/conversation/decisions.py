@@ -70,11 +70,12 @@ if TYPE_CHECKING:
 
 ROUTES = ("DIRECT_ANSWER", "RETRIEVE", "REWRITE_THEN_RETRIEVE", "ASK_CLARIFICATION")
 
+_WHAT_ABOUT = r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+"
 _CONNECTOR = re.compile(
-    r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+(?:for\s+)?|^\s*(?:and|also|same)\s+(?:for|with)\s+"
+    rf"{_WHAT_ABOUT}(?:for\s+)?|^\s*(?:and|also|same)\s+(?:for|with)\s+"
     r"|^\s*(?:and|also)\s+|^\s*(?:for|with)\s+(?=\S)", re.I)
 # "what about X, <a question of it>?": X, and the question
-_ABOUT_THEN_ASKED = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:what|how)\s+about\s+([^,?]+?)\s*,\s*(.+)$", re.I)
+_ABOUT_THEN_ASKED = re.compile(rf"{_WHAT_ABOUT}([^,?]+?)\s*,\s*(.+)$", re.I)
 # The connector words before a follow-up's own first word ("and", "what about"), prepositions kept.
 _LEAD_CONNECTOR = re.compile(r"^\s*(?:(?:and|but|so|also|same)\s+)?(?:(?:what|how)\s+about\s+)?", re.I)
 _QUESTION = re.compile(
