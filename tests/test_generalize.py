@@ -4628,3 +4628,58 @@ def test_a_later_parts_demonstrative_names_what_an_earlier_part_named():
     # (a demonstrative the earlier parts name no N for, or one used as a pronoun, stays)
     assert split_parts("Which value does X use, and what does that value mean?")[1] == "what does that value mean"
     assert split_parts("Which codes does X use, and what does that give the KEM?")[1] == "what does that give the KEM"
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "In the BIKE PKE, which encoding does a message get?", "error vector"),
+    ("tech-manuals", "Which fill does Gri give an arc drawn with the keyword filled?", "current color"),
+    ("tech-manuals", "In which format is the Gri search path for command files written?", "colon-separated"),
+])
+def test_an_asked_kind_stated_by_another_form_of_its_word(agents, corpus, question, needs):
+    """"Which encoding does a message get?" was refused focus_not_stated ("never states: encoding")
+    beside "a message is encoded as an error vector", and "which fill …" answered with another
+    command's filling: a passage that says the asked word in another form ("encoded", "filled",
+    "formatted") states the asked kind."""
+    answered(agents, corpus, question, needs)
+
+
+def test_a_name_with_its_superscript_marked_is_the_corpus_own(agents):
+    """"KeyCombineCCA" was refused as a word the corpus never writes: the extracted text marks its
+    superscript ("KeyCombine^CCA"), as it writes a subscript apart ("KX 0"). (The manuals have no
+    name with a superscript of capitals, so only the NIST corpus can show it.)"""
+    from citerag.answer.answerer import subscript_apart
+
+    assert subscript_apart("KeyCombineCCA", ["the key combiner KeyCombine^CCA H preserves it"])
+    assert not subscript_apart("KeyCombineCCA", ["the key combiner KeyCombine preserves it"])
+    answered(agents, "default", "Which property does the KeyCombineCCA combiner preserve if H is a random oracle?",
+             "IND-CCA")
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "Which function does ML-DSA.Verify pass M′ to for verification?", "ML-DSA.Verify_internal"),
+    ("default", "Which function does hash_slh_verify call for verification?", "slh_verify_internal"),
+    ("tech-manuals", "In ReportLab's label example, which rotation is the text box given about its north-east corner?",
+     "45 degrees"),
+])
+def test_a_noun_of_action_is_said_by_its_verb(agents, corpus, question, needs):
+    """"… which rotation is the text box given?" was refused ("never states: rotation") beside "be
+    rotated by 45 degrees", and "… for verification?" beside "return …Verify_internal(…)": a noun of
+    action ("rotation", "verification") is said by its verb ("rotated", "verify")."""
+    from citerag.text.inflect import says_word
+
+    assert says_word("rotation", "be rotated by 45 degrees") and says_word("justification", "it is justified")
+    # (a short stem says nothing: "option" is not "opted", "station" not "stated")
+    assert not says_word("option", "it opted out") and not says_word("station", "it is stated")
+    answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "In the fourth-round status report IR 8545, which acronym stands for Information Set Decoding?", "ISD"),
+    ("tech-manuals", "Which acronym does the ReportLab user guide use for Report Markup Language?", "RML"),
+    ("tech-manuals", "Which acronym stands for Portable Document Format in the ReportLab guide?", "(PDF)"),
+])
+def test_which_acronym_is_answered_by_one_spelled_out(agents, corpus, question, needs):
+    """"Which acronym stands for Information Set Decoding?" was refused ("never states: acronym"):
+    a passage spelling an acronym out ("information set decoding (ISD)") shows one, whether or not
+    it says the word "acronym"."""
+    answered(agents, corpus, question, needs)

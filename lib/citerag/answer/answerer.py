@@ -115,20 +115,22 @@ def _subscripted(word: str, vocab: set[str]) -> bool:
             and any(low + tail in vocab for tail in _SUBSCRIPT_TAILS))
 
 
-# A name glued to a short subscript: capitals and digits ("KX0"), or a capitalised word and one
-# capital ("ExtraB").
-_GLUED_SUBSCRIPT = re.compile(r"([A-Z]{1,6})(\d{1,2})|([A-Z][a-z]{2,})([A-Z])")
+# A name glued to a short subscript: capitals and digits ("KX0"), a capitalised word and one
+# capital ("ExtraB"), or a camelCase name and a superscript of capitals ("KeyCombineCCA", which the
+# extracted text writes "KeyCombine^CCA").
+_GLUED_SUBSCRIPT = re.compile(r"([A-Z]{1,6})(\d{1,2})|([A-Z][a-z]{2,})([A-Z])|((?:[A-Z][a-z]+){2,})([A-Z]{2,4})")
 
 
 def subscript_apart(word: str, texts: list[str]) -> bool:
     """The evidence writes the name with its subscript apart, as a PDF's text does ("KX 0",
-    "Extra B" for the question's "KX0", "ExtraB"): the name is the corpus's own. Checked in the
+    "Extra B" for the question's "KX0", "ExtraB"), or marked as a superscript ("KeyCombine^CCA"):
+    the name is the corpus's own. Checked in the
     evidence, not the vocabulary: its words alone ("kx", "0") would make a made-up "ZETA3" known."""
     m = _GLUED_SUBSCRIPT.fullmatch(word)
     if not m:
         return False
-    head, tail = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-    apart = re.compile(rf"(?<![\w-]){re.escape(head)}\s+{re.escape(tail)}(?![\w-])")
+    head, tail = next((m.group(i), m.group(i + 1)) for i in (1, 3, 5) if m.group(i))
+    apart = re.compile(rf"(?<![\w-]){re.escape(head)}(?:\s+|\^){re.escape(tail)}(?![\w-])")
     return any(apart.search(t) for t in texts)
 
 

@@ -818,6 +818,8 @@ _CODE_NAMED = frozenset("attribute attributes property properties command comman
 MEMBER_KINDS = ("property|attribute|option|parameter|argument|field|method|command|function|flag|variable|setting"
                 "|macro|keyword|operator")
 # Kinds a reference list writes abbreviated ("3rd Ed." for the third edition), by stem.
+# Words for a short form: the answer states one by spelling an acronym out, whatever it calls it.
+_SHORT_FORMS = frozenset({"acronym", "abbreviation", "initialism"})
 _ABBREVIATED = {"edition": re.compile(r"\b\d+(?:st|nd|rd|th)\s+ed\b", re.I),
                 # "which arguments does f take?" → "f(x, y, r)": a call's list states its arguments
                 "argument": re.compile(r"[\w.]\(\s*[\w*.='\"]+(?:\s*,\s*[\w*.='\"]+)+\s*\)")}
@@ -1548,6 +1550,9 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
     abbreviated = _ABBREVIATED.get(stem(head.word.lower()))
     if abbreviated and abbreviated.search(answer_text):
         return True  # "which edition …" → "[7] Lund A (2020) Widgets (Press), 3rd Ed."
+    if stem(head.word.lower()) in _SHORT_FORMS and any(expands(a, answer_text)
+                                                       for a in set(ACRONYM.findall(answer_text))):
+        return True  # "which acronym stands for X?" → "ISD Information Set Decoding": the answer spells one out
     if head.word.lower() in _CODE_NAMED and CUES["code"].search(answer_text):
         return True  # "which attribute sets X?" → "minimumTickSpacing: …" (or a passage saying "attribute")
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself
@@ -1581,7 +1586,8 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         return True  # a contents entry numbers its section by its form ("9.3.5 | 3.2 write contour … 140")
     if head.type:
         return bool(CUES[head.type].search(answer_text))
-    return names_it(evidence_text)
+    # … or in another form of its word ("which model …" is stated by a passage saying "modeled")
+    return names_it(evidence_text) or says_word(head.word, evidence_text)
 
 
 def phrase_stated(head: Head, text: str) -> bool:

@@ -115,6 +115,11 @@ def split_camel(text: str) -> str:
 _WORD = re.compile(r"[a-z]+")
 
 
+# Endings of a noun of action and the stem its verb shares ("justification" → "justif-",
+# "rotation" → "rotat-", "selection" → "select-").
+_ACTION_NOUNS = (("ification", "if"), ("ation", "at"), ("ion", ""))
+
+
 def says_word(word: str, text: str) -> bool:
     """Does `text` say `word` in some form: an inflection ("chaired" → chairs, chair), an irregular
     form ("wrote" → written), a derivation of a base of five letters or more ("translated" →
@@ -126,6 +131,8 @@ def says_word(word: str, text: str) -> bool:
     roots = {b for w in lows for v in spellings(w) for b in bases(v)}  # bases() maps irregular forms too
     irregular_forms = {f for f, base in IRREGULAR.items() if base in roots}
     stems = {r[:-1] if r.endswith("e") else r for r in roots if len(r) >= 5}
+    # a noun of action is said by its verb ("rotation" by "rotated", "justification" by "justified")
+    stems |= {v for r in roots for s, t in _ACTION_NOUNS if r.endswith(s) and len(v := r[:-len(s)] + t) >= 5}
     for w in set(_WORD.findall(text.lower())):
         if w in irregular_forms or bases(w) & roots or any(w.startswith(s) for s in stems):
             return True
