@@ -124,8 +124,8 @@ _GLUED_SUBSCRIPT = re.compile(r"([A-Z]{1,6})(\d{1,2})|([A-Z][a-z]{2,})([A-Z])|((
 def subscript_apart(word: str, texts: list[str]) -> bool:
     """The evidence writes the name with its subscript apart, as a PDF's text does ("KX 0",
     "Extra B" for the question's "KX0", "ExtraB"), or marked as a superscript ("KeyCombine^CCA"):
-    the name is the corpus's own. Checked in the
-    evidence, not the vocabulary: its words alone ("kx", "0") would make a made-up "ZETA3" known."""
+    the name is the corpus's own. Checked in the evidence, not the vocabulary: its words alone
+    ("kx", "0") would make a made-up "ZETA3" known."""
     m = _GLUED_SUBSCRIPT.fullmatch(word)
     if not m:
         return False

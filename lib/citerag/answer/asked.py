@@ -817,9 +817,9 @@ _CODE_NAMED = frozenset("attribute attributes property properties command comman
 # rect *method*"): a name's kind word, which a contents entry or an API entry seldom writes.
 MEMBER_KINDS = ("property|attribute|option|parameter|argument|field|method|command|function|flag|variable|setting"
                 "|macro|keyword|operator")
-# Kinds a reference list writes abbreviated ("3rd Ed." for the third edition), by stem.
 # Words for a short form: the answer states one by spelling an acronym out, whatever it calls it.
 _SHORT_FORMS = frozenset({"acronym", "abbreviation", "initialism"})
+# Kinds a reference list writes abbreviated ("3rd Ed." for the third edition), by stem.
 _ABBREVIATED = {"edition": re.compile(r"\b\d+(?:st|nd|rd|th)\s+ed\b", re.I),
                 # "which arguments does f take?" → "f(x, y, r)": a call's list states its arguments
                 "argument": re.compile(r"[\w.]\(\s*[\w*.='\"]+(?:\s*,\s*[\w*.='\"]+)+\s*\)")}

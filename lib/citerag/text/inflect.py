@@ -115,15 +115,17 @@ def split_camel(text: str) -> str:
 _WORD = re.compile(r"[a-z]+")
 
 
-# Endings of a noun of action and the stem its verb shares ("justification" → "justif-",
+# Endings of a noun of action and what its verb's stem keeps of them ("justification" → "justif-",
 # "rotation" → "rotat-", "selection" → "select-").
-_ACTION_NOUNS = (("ification", "if"), ("ation", "at"), ("ion", ""))
+_ACTION_NOUNS = (("ification", "if"), ("ion", ""))
 
 
 def says_word(word: str, text: str) -> bool:
     """Does `text` say `word` in some form: an inflection ("chaired" → chairs, chair), an irregular
     form ("wrote" → written), a derivation of a base of five letters or more ("translated" →
-    translation, "developed" → development), or the verb without its "re-" ("reused" → used)?"""
+    translation, "developed" → development), a noun of action by its verb ("rotation" → rotated;
+    a stem of five letters or more: "option" is not said by "opted"), or the verb without its "re-"
+    ("reused" → used)?"""
     low = word.lower()
     lows = {low}
     if low.startswith("re") and len(low) >= 6:  # "reused" is said by "used", "rewritten" by "written"
