@@ -4683,3 +4683,11 @@ def test_which_acronym_is_answered_by_one_spelled_out(agents, corpus, question, 
     a passage spelling an acronym out ("information set decoding (ISD)") shows one, whether or not
     it says the word "acronym"."""
     answered(agents, corpus, question, needs)
+
+
+def test_which_class_is_answered_by_a_name_in_code(agents):
+    """"Which class is used for a true type font object?" was refused ("never states: class") beside
+    "We use reportlab.pdfbase.ttfonts.TTFont to create a true type font object": a class or a
+    method is named in code, as an attribute or a command is, more often than the text calls it so.
+    (The NIST documents name no classes or methods in code, so only the manuals can show it.)"""
+    answered(agents, "tech-manuals", "Which class is used for a true type font object in ReportLab's pdfgen?", "TTFont")

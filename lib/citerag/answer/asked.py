@@ -810,9 +810,12 @@ _TYPED_HEADS = {**dict.fromkeys("date dates day days year years month months".sp
                 # "under what condition …" by a clause that sets one ("… is secure if X is hard")
                 **dict.fromkeys("condition conditions circumstance circumstances".split(), "condition")}
 # Settings an object has, named in code ("minimumTickSpacing") as often as the text calls them so,
-# and commands, shown as a manual sets its code ("<mark>sudo ln -s …</mark>", "--quiet", "f()"); untyped
-# heads otherwise (a passage saying "attribute" or "command" states one too).
-_CODE_NAMED = frozenset("attribute attributes property properties command commands".split())
+# commands, shown as a manual sets its code ("<mark>sudo ln -s …</mark>", "--quiet", "f()"), and classes
+# and methods ("… use reportlab.pdfbase.ttfonts.TTFont to create …"); untyped heads otherwise (a
+# passage saying "attribute" or "command" states one too). (Not "function": a standard's functions
+# are named as prose names them, "SHA-256".)
+_CODE_NAMED = frozenset("attribute attributes property properties command commands class classes method methods"
+                        .split())
 # The kinds of named member a software manual documents ("the write contour *command*", "the
 # rect *method*"): a name's kind word, which a contents entry or an API entry seldom writes.
 MEMBER_KINDS = ("property|attribute|option|parameter|argument|field|method|command|function|flag|variable|setting"
