@@ -129,7 +129,7 @@ def subscript_apart(word: str, texts: list[str]) -> bool:
     m = _GLUED_SUBSCRIPT.fullmatch(word)
     if not m:
         return False
-    head, tail = next((m.group(i), m.group(i + 1)) for i in (1, 3, 5) if m.group(i))
+    head, tail = m.group(m.lastindex - 1), m.group(m.lastindex)  # the matched alternative's pair
     apart = re.compile(rf"(?<![\w-]){re.escape(head)}(?:\s+|\^){re.escape(tail)}(?![\w-])")
     return any(apart.search(t) for t in texts)
 

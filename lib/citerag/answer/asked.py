@@ -1550,11 +1550,11 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         words = token_set(split_camel(text))
         return any(_names_word(w, words) for w in (*kin(head.word), *head.alternatives))
 
-    abbreviated = _ABBREVIATED.get(stem(head.word.lower()))
+    root = stem(head.word.lower())
+    abbreviated = _ABBREVIATED.get(root)
     if abbreviated and abbreviated.search(answer_text):
         return True  # "which edition …" → "[7] Lund A (2020) Widgets (Press), 3rd Ed."
-    if stem(head.word.lower()) in _SHORT_FORMS and any(expands(a, answer_text)
-                                                       for a in set(ACRONYM.findall(answer_text))):
+    if root in _SHORT_FORMS and any(expands(a, answer_text) for a in set(ACRONYM.findall(answer_text))):
         return True  # "which acronym stands for X?" → "ISD Information Set Decoding": the answer spells one out
     if head.word.lower() in _CODE_NAMED and CUES["code"].search(answer_text):
         return True  # "which attribute sets X?" → "minimumTickSpacing: …" (or a passage saying "attribute")
