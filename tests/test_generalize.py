@@ -4691,3 +4691,21 @@ def test_which_class_is_answered_by_a_name_in_code(agents):
     method is named in code, as an attribute or a command is, more often than the text calls it so.
     (The NIST documents name no classes or methods in code, so only the manuals can show it.)"""
     answered(agents, "tech-manuals", "Which class is used for a true type font object in ReportLab's pdfgen?", "TTFont")
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "In FIPS 205, what is Algorithm 5 called?", "chain("),
+    ("default", "What is the name of Algorithm 2 in FIPS 205?", "toInt("),
+    ("tech-manuals", "What is Figure 2-5 of the ReportLab user guide called?", "Scaling and Translating"),
+])
+def test_a_title_naming_a_call_in_lower_case_is_a_title(agents, corpus, question, needs):
+    """"What is Algorithm 1 of FIPS 205 called?" got the algorithm's description lines without its
+    name: a title line was read only when a capital opened it, and "Algorithm 1 gen_len2(n, lgw)"
+    names the call in lower case. A name right against its parenthesis is a title; prose after a
+    label ("Algorithm 1 uses (…)") is not. (The manuals title no part by a call: there, a
+    capitalised caption still answers.)"""
+    from citerag.answer.asked import part_title
+
+    assert part_title("algorithm 3", "Algorithm 3 base_2b(X, b, out_len)") == "base_2b(X, b, out_len)"
+    assert part_title("algorithm 3", "Algorithm 3 uses (as above) a loop") == ""
+    answered(agents, corpus, question, needs)

@@ -367,6 +367,9 @@ def reads_contents(question: str) -> bool:
 # its caption or heading, or its contents entry, gives (a one-part question).
 _PART_KIND = rf"(?:{'|'.join(_PART_KINDS)}|fig\.?|example|listing)"
 _PART_LABEL = r"(?:[A-Z]?\d+(?:[.-]\d+)*|[A-Z])"
+# A title in lower case that is a call written in code ("gen_len2(n, lgw)", "chain(X, i, s)"): a name
+# right against its parenthesis, as prose never writes a word ("Algorithm 1 uses (…)" is prose).
+_CALL_TITLE = r"(?-i:[a-z_][\w.]*\()"
 # "… of X" / "… in X" after the part: the document it belongs to
 _IN_DOC = r"(?:\s+(?:of|in)\s+[^?,;]+?)?"
 _TITLE_ASKED = re.compile(
@@ -426,8 +429,10 @@ def part_title(part: str, line: str, bare: bool = False) -> str:
     optional = "?" if bare and kind in ("section", "chapter") else ""
     opens = rf"(?:{kind_word(kind)}\s+){optional}{re.escape(label)}"
     row = _PAGE_AFTER.sub("", CONTENTS_LEADERS.sub(" ", page_last(line)).replace(" | ", " ")).strip()
-    # (after a colon a caption may open in lower case: "Figure 2-21: line style parameters")
-    m = re.match(rf"{opens}(?:(?:[.:]|\s+[—–-])?\s+(?=(?-i:[A-Z\"“‘(]))|:\s*(?=(?-i:[a-z])))(.+)$", row, re.I)
+    # (after a colon a caption may open in lower case: "Figure 2-21: line style parameters"; so may
+    # an algorithm's title naming its call: "Algorithm 1 gen_len2(n, lgw)")
+    m = re.match(rf"{opens}(?:(?:[.:]|\s+[—–-])?\s+(?=(?-i:[A-Z\"“‘(])|{_CALL_TITLE})|:\s*(?=(?-i:[a-z])))(.+)$",
+                 row, re.I)
     return m.group(1).strip() if m and len(m.group(1).split()) <= _TITLE_MAX_WORDS else ""
 
 
@@ -469,8 +474,8 @@ def _label_then_title(part: str) -> re.Pattern[str]:
     separator at most and a capitalised word (in its own cell or not)."""
     kind, label = part.split(" ", 1)
     word = "" if kind in ("section", "chapter") else rf"{kind_word(kind)}\s+"
-    return re.compile(rf"(?<![\w.-]){word}{re.escape(label)}(?:(?:[.:]|\s+[—–-])?\s+(?:\|\s*)?(?-i:[A-Z\"“‘(])"
-                      rf"|:\s*(?-i:[a-z]))",
+    return re.compile(rf"(?<![\w.-]){word}{re.escape(label)}(?:(?:[.:]|\s+[—–-])?\s+(?:\|\s*)?"
+                      rf"(?:(?-i:[A-Z\"“‘(])|{_CALL_TITLE})|:\s*(?-i:[a-z]))",
                       re.I)
 
 
