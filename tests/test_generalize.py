@@ -4709,3 +4709,20 @@ def test_a_title_naming_a_call_in_lower_case_is_a_title(agents, corpus, question
     assert part_title("algorithm 3", "Algorithm 3 base_2b(X, b, out_len)") == "base_2b(X, b, out_len)"
     assert part_title("algorithm 3", "Algorithm 3 uses (as above) a loop") == ""
     answered(agents, corpus, question, needs)
+
+
+@pytest.mark.parametrize("corpus, question, needs", [
+    ("default", "In SP 800-227's example of unilateral key confirmation, in which direction is the confirmation given?",
+     "from the encapsulator to the decapsulator"),
+    ("tech-manuals", "With a ReportLab text object's moveCursor, in which direction does a positive y offset move the "
+                     "cursor?", "move down"),
+])
+def test_a_direction_is_stated_by_the_way_it_goes(agents, corpus, question, needs):
+    """"In which direction does …?" was refused ("never states: direction") beside "key confirmation
+    from the encapsulator to the decapsulator" and "positive y offsets move down": a direction is
+    stated by a word for one or by a way from one end to the other, whatever the text calls it."""
+    from citerag.answer.asked import Head, head_stated
+
+    assert head_stated(Head("direction"), "", "The rows are read from left to right. [c1]")
+    assert not head_stated(Head("direction"), "", "The rows are read in order. [c1]")
+    answered(agents, corpus, question, needs)

@@ -825,6 +825,12 @@ _CODE_NAMED = frozenset("attribute attributes property properties command comman
 # rect *method*"): a name's kind word, which a contents entry or an API entry seldom writes.
 MEMBER_KINDS = ("property|attribute|option|parameter|argument|field|method|command|function|flag|variable|setting"
                 "|macro|keyword|operator")
+# A direction as English states one, whatever it calls it: a word for one ("down", "clockwise",
+# "outward") or a way from one end to the other ("from the sender to the receiver", "left to right").
+_DIRECTION = re.compile(r"\b(?:up|down|upwards?|downwards?|left|right|leftwards?|rightwards?|forwards?|backwards?|"
+                        r"inwards?|outwards?|clockwise|counter-?clockwise|anti-?clockwise|ascending|descending|"
+                        r"north|south|east|west)\b|\bfrom\s+(?:the\s+|a\s+|an\s+)?[\w-]+(?:\s+[\w-]+)?\s+to\s+\w",
+                        re.I)
 # Words for a short form: the answer states one by spelling an acronym out, whatever it calls it.
 _SHORT_FORMS = frozenset({"acronym", "abbreviation", "initialism"})
 # Kinds a reference list writes abbreviated ("3rd Ed." for the third edition), by stem.
@@ -1561,6 +1567,8 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         return True  # "which edition …" → "[7] Lund A (2020) Widgets (Press), 3rd Ed."
     if root in _SHORT_FORMS and any(expands(a, answer_text) for a in set(ACRONYM.findall(answer_text))):
         return True  # "which acronym stands for X?" → "ISD Information Set Decoding": the answer spells one out
+    if root == "direction" and _DIRECTION.search(strip_citations(answer_text)):
+        return True  # "in which direction …" → "… moves down", "from the encapsulator to the decapsulator"
     if head.word.lower() in _CODE_NAMED and CUES["code"].search(answer_text):
         return True  # "which attribute sets X?" → "minimumTickSpacing: …" (or a passage saying "attribute")
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself
