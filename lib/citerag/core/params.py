@@ -331,7 +331,7 @@ class AgentParams(_Section):
     max_rounds: int = Field(2, ge=1, le=10)
     min_evidence_hits: int = Field(2, ge=1, le=20)
     min_hit_score: float = Field(0.25, ge=0, le=1)  # question-term share that makes a hit count
-    strong_hit_score: float | None = Field(0.6, ge=0, le=1)  # one hit this strong suffices (null: off)
+    strong_hit_score: float | None = Field(0.55, ge=0, le=1)  # one hit this strong suffices (null: off)
     # Thin evidence after the last round: "model" drafts anyway and lets the calibrated
     # answer/refuse model decide (answer.abstain); "hits" refuses with budget_exhausted.
     thin_evidence: Literal["model", "hits"] = "hits"
