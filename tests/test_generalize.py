@@ -4745,3 +4745,18 @@ def test_one_hit_holding_most_of_the_question_suffices(agents, corpus, question,
     strict = Agent(agent.store, agent.params.with_overrides({"agent.strong_hit_score": 0.6}))
     assert strict.run(question).refusal_reason == "budget_exhausted"
     answered(agents, corpus, question, needs)
+
+
+def test_a_common_noun_before_a_name_is_its_label(agents):
+    """"Which two authors with the surname Dang …?" was refused ("not in the corpus: surname, the kind
+    of thing asked about"): a lower-case noun right before a capitalised name labels the name ("the
+    surname Dang", "the class Widget"); it names no kind the passage must be about. A noun before a
+    lower-case noun or an acronym still does ("a violin plot", "which root CA"). (Only NIST is asked
+    so: on the manuals pool no verdict moved; the pure check shows a manuals-style question too.)"""
+    from citerag.answer.answerer import modifying
+
+    assert modifying("Which ReportLab flowable with the codename Gizmo draws a box?", ["codename"]) == []
+    assert modifying("Which Gri command draws a violin plot?", ["violin"]) == ["violin"]
+    assert modifying("Which root CA does the guide trust?", ["root"]) == ["root"]
+    answered(agents, "default", "Which author with the surname Moody is listed on the title page of NIST IR 8547?",
+             "Dustin Moody")

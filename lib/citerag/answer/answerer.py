@@ -553,7 +553,10 @@ def modifying(question: str, absent: list[str]) -> list[str]:
                       rf"(?={_PHRASE_END})", question, re.I)
         nxt = m.group(1).lower() if m else ""
         second = (m.group(2) or "").lower() if m else ""
-        if (m and nxt not in STOPWORDS and nxt not in _DESCRIBING and second not in STOPWORDS
+        # a common noun before a name is the name's label, not a kind of it ("the surname Dang",
+        # "the class Widget"): the name is what is asked about
+        labels = bool(m) and w.islower() and m.group(1)[0].isupper() and not m.group(1).isupper()
+        if (m and not labels and nxt not in STOPWORDS and nxt not in _DESCRIBING and second not in STOPWORDS
                 and (not _ing_form(nxt) or second) and not _ing_form(second)
                 and not describing_participle(nxt, question[m.end():])):
             out.append(w)
