@@ -421,10 +421,11 @@ def numbered_title(kind: str, name: str) -> re.Pattern[str]:
 
 def part_title(part: str, line: str, bare: bool = False) -> str:
     """The title a line gives the asked part ("table 5"), when it opens with the part's label and
-    a capitalised title: its caption or heading ("Table 5. Post-quantum schemes"), or its contents
-    entry with the leaders and page dropped; else "". ("Table 2 lists …" is prose about the table,
-    not its title.) With `bare`, for a heading or a contents entry, a section's or chapter's
-    number alone will do ("4. Parameter Sets"); in prose it may be anything numbered (a step)."""
+    a capitalised title (or a call in code, `_CALL_TITLE`): its caption or heading ("Table 5.
+    Post-quantum schemes", "Algorithm 1 gen_len2(n, lgw)"), or its contents entry with the leaders
+    and page dropped; else "". ("Table 2 lists …" is prose about the table, not its title.) With
+    `bare`, for a heading or a contents entry, a section's or chapter's number alone will do ("4.
+    Parameter Sets"); in prose it may be anything numbered (a step)."""
     kind, label = part.split(" ", 1)
     optional = "?" if bare and kind in ("section", "chapter") else ""
     opens = rf"(?:{kind_word(kind)}\s+){optional}{re.escape(label)}"
@@ -471,7 +472,7 @@ def title_ranks(part: str, heading: str, text: str, threshold: float) -> list[tu
 @lru_cache(maxsize=64)
 def _label_then_title(part: str) -> re.Pattern[str]:
     """The part's label as a word (after its kind word, but for a section's or a chapter's), then a
-    separator at most and a capitalised word (in its own cell or not)."""
+    separator at most and a capitalised word or a call in code (in its own cell or not)."""
     kind, label = part.split(" ", 1)
     word = "" if kind in ("section", "chapter") else rf"{kind_word(kind)}\s+"
     return re.compile(rf"(?<![\w.-]){word}{re.escape(label)}(?:(?:[.:]|\s+[—–-])?\s+(?:\|\s*)?"
