@@ -83,6 +83,19 @@ _SPELLINGS = ((r"our$", "or"), (r"our(s|ed|ing)$", r"or\1"), (r"tre$", "ter"), (
               (r"ogue$", "og"), (r"ogues$", "ogs"))
 
 
+# A verb in -yze (-yse) and the noun of its action in -ysis: "analyze"/"analysis",
+# "cryptanalyze"/"cryptanalysis", "paralyse"/"paralysis".
+_LYSIS = re.compile(r"(.{3,}y)(?:ze|se|sis)$")
+
+
+def lysis_forms(low: str) -> set[str]:
+    """The word's verb and noun in that pair ("cryptanalyze" → cryptanalyze, cryptanalyse,
+    cryptanalysis): a question asking who cryptanalyzed X asks what a title "Cryptanalysis of X"
+    states. Empty for any other word."""
+    m = _LYSIS.match(low)
+    return {m.group(1) + e for e in ("ze", "se", "sis")} if m else set()
+
+
 def spellings(low: str) -> set[str]:
     """The word and its other (British or American) spelling, by its ending."""
     out = {low}
@@ -123,7 +136,8 @@ _ACTION_NOUNS = (("ification", "if"), ("ion", ""))
 def says_word(word: str, text: str) -> bool:
     """Does `text` say `word` in some form: an inflection ("chaired" → chairs, chair), an irregular
     form ("wrote" → written), a derivation of a base of five letters or more ("translated" →
-    translation, "developed" → development), a noun of action by its verb ("rotation" → rotated;
+    translation, "developed" → development), a verb in -yze by its noun in -ysis ("cryptanalyzed" →
+    cryptanalysis), a noun of action by its verb ("rotation" → rotated;
     a stem of five letters or more: "option" is not said by "opted"), or the verb without its "re-"
     ("reused" → used)?"""
     low = word.lower()
@@ -131,6 +145,7 @@ def says_word(word: str, text: str) -> bool:
     if low.startswith("re") and len(low) >= 6:  # "reused" is said by "used", "rewritten" by "written"
         lows.add(low[2:])  # … and still by itself: "reviewed" by "reviewed"
     roots = {b for w in lows for v in spellings(w) for b in bases(v)}  # bases() maps irregular forms too
+    roots |= {f for r in roots for f in lysis_forms(r)}  # "cryptanalyzed" is said by "Cryptanalysis"
     irregular_forms = {f for f, base in IRREGULAR.items() if base in roots}
     stems = {r[:-1] if r.endswith("e") else r for r in roots if len(r) >= 5}
     # a noun of action is said by its verb ("rotation" by "rotated", "justification" by "justified")
