@@ -4774,3 +4774,18 @@ def test_a_verb_in_yze_is_known_by_its_noun_in_ysis(agents):
     assert lysis_forms("analog") == set() and lysis_forms("yse") == set()
     answered(agents, "default", "Who cryptanalyzed the Sidelnikov cryptosystem, according to the references of IR 8545?",
              "Minder")
+
+
+def test_which_bits_is_answered_by_their_place(agents):
+    """"Which bits of MacOutput does TMacTagBits return?" was refused ("never states: bits") beside
+    "… returns the leftmost (i.e., initial) bits of MacOutput": bits and bytes asked by "which" are
+    named by their place, not counted, so the answer needs no number. (No manual asks which bits,
+    so only NIST shows it; the pure check shows the forms.)"""
+    from citerag.answer.asked import Head, head_stated
+
+    bits = Head("bits", "number")
+    assert head_stated(bits, "", "It keeps the least significant 8 bytes.")
+    assert head_stated(bits, "", "TMacTagBits returns the leftmost (i.e., initial) bits of MacOutput.")
+    assert not head_stated(bits, "", "TMacTagBits truncates MacOutput.")
+    answered(agents, "default", "In SP 800-227, which bits of MacOutput does the truncation function keep as the MacTag?",
+             "leftmost")

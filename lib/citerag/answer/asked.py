@@ -832,6 +832,10 @@ _DIRECTION = re.compile(r"\b(?:up|down|upwards?|downwards?|left|right|leftwards?
                         r"inwards?|outwards?|clockwise|counter-?clockwise|anti-?clockwise|ascending|descending|"
                         r"north|south|east|west)\b|\bfrom\s+(?:the\s+|a\s+|an\s+)?[\w-]+(?:\s+[\w-]+)?\s+to\s+\w",
                         re.I)
+# Bits or bytes named by their place ("the leftmost bits", "the least significant 8 bytes"): which
+# of them, as "which bits of X …" asks.
+_PLACED_BITS = re.compile(r"\b(?:leftmost|rightmost|initial|final|first|last|high-order|low-order|"
+                          r"(?:least|most)\s+significant)\W+(?:[\w.,]+\W+){0,3}?(?:bits?|bytes?)\b", re.I)
 # Words for a short form: the answer states one by spelling an acronym out, whatever it calls it.
 _SHORT_FORMS = frozenset({"acronym", "abbreviation", "initialism"})
 # Kinds a reference list writes abbreviated ("3rd Ed." for the third edition), by stem.
@@ -1574,6 +1578,8 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         return True  # "which attribute sets X?" → "minimumTickSpacing: …" (or a passage saying "attribute")
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself
         return bool(CUES[head.type].search(answer_text)) or names_it(answer_text)
+    if head.type == "number" and root in ("bit", "byte") and _PLACED_BITS.search(answer_text):
+        return True  # "which bits of X …" → "the leftmost (i.e., initial) bits of X": a place, not a count
     if head.type == "number" and head.word.lower() not in _UNTYPED_VALUES:
         # the answer's own digits: every cited answer has some in its "[c1]" markers; and an acronym
         # naming whose number it is ("which RFC number", "the ABC key length") as the answer writes
