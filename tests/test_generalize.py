@@ -4787,5 +4787,4 @@ def test_which_bits_is_answered_by_their_place(agents):
     assert head_stated(bits, "", "It keeps the least significant 8 bytes.")
     assert head_stated(bits, "", "TMacTagBits returns the leftmost (i.e., initial) bits of MacOutput.")
     assert not head_stated(bits, "", "TMacTagBits truncates MacOutput.")
-    answered(agents, "default", "In SP 800-227, which bits of MacOutput does the truncation function keep as the MacTag?",
-             "leftmost")
+    answered(agents, "default", "According to SP 800-227, which bits of MacOutput does TMacTagBits return?", "leftmost")
