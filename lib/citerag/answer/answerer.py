@@ -53,7 +53,7 @@ from citerag.answer.extractive import Draft, compose
 from citerag.answer.units import entry_terms, units
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import QueryAnalysis
-from citerag.text.inflect import ENDINGS, IRREGULAR, bases, hyphenations, lysis_forms, says_word, spellings, split_camel
+from citerag.text.inflect import ENDINGS, IRREGULAR, bases, hyphenations, says_word, spellings, split_camel, word_roots
 from citerag.text.patterns import ACRONYM, NUMBERED_VARIANT
 from citerag.text.sentences import split_cited
 from citerag.text.terms import Scorer
@@ -151,9 +151,7 @@ def _in_corpus(word: str, vocab: set[str]) -> bool:
         return True
     # … in its other spelling too: a question says "initialising", an American manual "initializing";
     # and a verb in -yze by the noun of its action ("cryptanalyze" by "cryptanalysis")
-    forms = {b for v in spellings(low) for b in bases(v) | {v}}
-    forms |= {f for b in forms for f in lysis_forms(b)}
-    return any(f + e in vocab for f in forms for e in ENDINGS)
+    return any(f + e in vocab for f in word_roots(low) | spellings(low) for e in ENDINGS)
 
 
 def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:

@@ -838,10 +838,13 @@ _PLACED_BITS = re.compile(r"\b(?:leftmost|rightmost|initial|final|first|last|hig
                           r"(?:least|most)\s+significant)\W+(?:[\w.,]+\W+){0,3}?(?:bits?|bytes?)\b", re.I)
 # Words for a short form: the answer states one by spelling an acronym out, whatever it calls it.
 _SHORT_FORMS = frozenset({"acronym", "abbreviation", "initialism"})
-# Kinds a reference list writes abbreviated ("3rd Ed." for the third edition), by stem.
-_ABBREVIATED = {"edition": re.compile(r"\b\d+(?:st|nd|rd|th)\s+ed\b", re.I),
-                # "which arguments does f take?" → "f(x, y, r)": a call's list states its arguments
-                "argument": re.compile(r"[\w.]\(\s*[\w*.='\"]+(?:\s*,\s*[\w*.='\"]+)+\s*\)")}
+# Kinds an answer states by a form of their own rather than by their word, by stem: an edition
+# as a reference list abbreviates it ("3rd Ed."), arguments as a call lists them, a direction.
+_KIND_FORMS = {"edition": re.compile(r"\b\d+(?:st|nd|rd|th)\s+ed\b", re.I),
+               # "which arguments does f take?" → "f(x, y, r)": a call's list states its arguments
+               "argument": re.compile(r"[\w.]\(\s*[\w*.='\"]+(?:\s*,\s*[\w*.='\"]+)+\s*\)"),
+               # "in which direction …" → "… moves down", "from the encapsulator to the decapsulator"
+               "direction": _DIRECTION}
 # Kinds a manual calls by several names: a text calling a thing a "command" names the "function"
 # asked about ("patterned after the unix command getenv"), a "script" names a "language" ("a perl
 # script"). General software English, not any corpus's vocabulary.
@@ -1567,13 +1570,11 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         return any(_names_word(w, words) for w in (*kin(head.word), *head.alternatives))
 
     root = stem(head.word.lower())
-    abbreviated = _ABBREVIATED.get(root)
-    if abbreviated and abbreviated.search(answer_text):
+    form = _KIND_FORMS.get(root)
+    if form and form.search(strip_citations(answer_text)):
         return True  # "which edition …" → "[7] Lund A (2020) Widgets (Press), 3rd Ed."
     if root in _SHORT_FORMS and any(expands(a, answer_text) for a in set(ACRONYM.findall(answer_text))):
         return True  # "which acronym stands for X?" → "ISD Information Set Decoding": the answer spells one out
-    if root == "direction" and _DIRECTION.search(strip_citations(answer_text)):
-        return True  # "in which direction …" → "… moves down", "from the encapsulator to the decapsulator"
     if head.word.lower() in _CODE_NAMED and CUES["code"].search(answer_text):
         return True  # "which attribute sets X?" → "minimumTickSpacing: …" (or a passage saying "attribute")
     if head.type in ("code", "document", "citation"):  # shown by its cue, or the answer names the kind itself

@@ -96,6 +96,14 @@ def lysis_forms(low: str) -> set[str]:
     return {m.group(1) + e for e in ("ze", "se", "sis")} if m else set()
 
 
+def word_roots(low: str) -> set[str]:
+    """The bases the word may come from, in either spelling ("initialising" → initialize, initialise),
+    and for a verb in -yze the noun of its action ("cryptanalyzed" → cryptanalysis): the forms a text
+    writing the word in another inflection shares with it."""
+    roots = {b for v in spellings(low) for b in bases(v)}
+    return roots | {f for r in roots for f in lysis_forms(r)}
+
+
 def spellings(low: str) -> set[str]:
     """The word and its other (British or American) spelling, by its ending."""
     out = {low}
@@ -144,8 +152,7 @@ def says_word(word: str, text: str) -> bool:
     lows = {low}
     if low.startswith("re") and len(low) >= 6:  # "reused" is said by "used", "rewritten" by "written"
         lows.add(low[2:])  # … and still by itself: "reviewed" by "reviewed"
-    roots = {b for w in lows for v in spellings(w) for b in bases(v)}  # bases() maps irregular forms too
-    roots |= {f for r in roots for f in lysis_forms(r)}  # "cryptanalyzed" is said by "Cryptanalysis"
+    roots = set().union(*(word_roots(w) for w in lows))  # bases() maps irregular forms too
     irregular_forms = {f for f, base in IRREGULAR.items() if base in roots}
     stems = {r[:-1] if r.endswith("e") else r for r in roots if len(r) >= 5}
     # a noun of action is said by its verb ("rotation" by "rotated", "justification" by "justified")
