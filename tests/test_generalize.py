@@ -4788,3 +4788,17 @@ def test_which_bits_is_answered_by_their_place(agents):
     assert head_stated(bits, "", "TMacTagBits returns the leftmost (i.e., initial) bits of MacOutput.")
     assert not head_stated(bits, "", "TMacTagBits truncates MacOutput.")
     answered(agents, "default", "According to SP 800-227, which bits of MacOutput does TMacTagBits return?", "leftmost")
+
+
+def test_a_label_alone_names_the_list_below_it(agents):
+    """"Which keywords does NIST IR 8547 list?" was refused ("never states: keywords"): its draft
+    sets "Keywords" alone in one paragraph and "cryptography; post-quantum cryptography; …" alone
+    in the next, a line no sentence test keeps. A label alone (one or two capitalised words) over a
+    list of terms alone is read as "Keywords: cryptography; …". A label over a sentence stays as it
+    was. (No manual sets a list so, so only NIST shows it; the pure check shows any document's.)"""
+    assert "Index Terms: widgets; gadgets; sprockets." in unit_texts(
+        "Abstract", "Widgets are small.\n\n- Index Terms\n\n- widgets; gadgets; sprockets.")
+    assert not any(t.startswith("Note:") for t in unit_texts(
+        "Setup", "Note\n\nThe widget needs a gadget; see the manual for details."))
+    answered(agents, "default", "What keywords are given for the NIST IR 8547 initial public draft?",
+             "quantum computing")

@@ -128,6 +128,7 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
         titled = titled and kind == "sentence" and not prose
 
     paras = re.split(r"\n\s*\n", ev.text)
+    label_before = ""  # a label alone in the paragraph before ("Keywords")
     for block, para in enumerate(paras):
         # Contents-list lines ("Algorithm 19 | WG-KX.KeyGen() . . . 35") state nothing but a page.
         raw = [ln.strip() for ln in para.split("\n") if ln.strip()]
@@ -150,6 +151,15 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
             heading = " > ".join([*own_titles[:-1], lines[0]])
             titled = True
             continue
+        # A label alone in its paragraph ("Keywords") over a list of terms alone in the next one
+        # ("cryptography; post-quantum cryptography; …"): the list is what the label names, a line
+        # that reads as no sentence of its own
+        label = _MARK.sub("", lines[0]).strip() if len(lines) == 1 else ""
+        if label_before and len(lines) == 1 and _term_list(label):
+            add(f"{label_before}: {label}", "definition")
+            label_before = ""
+            continue
+        label_before = label if _LABEL_ALONE.fullmatch(label) else ""
         if len(lines) == 1 and CUES["email"].fullmatch(lines[0]):
             # an e-mail address alone under its heading ("Contact Information" over
             # "help@example.org"): the heading says what the address is for
@@ -361,6 +371,12 @@ def _titles_table(line: str, nxt: str) -> bool:
             and not re.search(r"[.:;!?]$", line) and not line.startswith("#"))
 
 
+def _term_list(line: str) -> bool:
+    """Three terms or more between semicolons, each of a few words (`_TERM_WORDS`), none a label."""
+    items = [i.strip() for i in line.rstrip(". ").split(";")]
+    return len(items) >= 3 and all(0 < len(i.split()) <= _TERM_WORDS and ":" not in i for i in items)
+
+
 def _join_wrapped_cells(lines: list[str]) -> list[str]:
     """A two-column table's cell wrapped over several lines ("[STD7] | … The Advanced Widget" then
     "Standard (AWS). … STD 7-1."): the lines after a row are the rest of its second cell, not
@@ -375,6 +391,11 @@ def _join_wrapped_cells(lines: list[str]) -> list[str]:
     return out
 
 
+# A label standing alone: one or two capitalised words, no punctuation ("Keywords", "Index Terms").
+_LABEL_ALONE = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?")
+# A list of three terms or more, each a few words, between semicolons ("cryptography; post-quantum
+# cryptography; quantum computing."), not a sentence that lists ("The allowed fontnames are: …; …").
+_TERM_WORDS = 4
 # A glossary term alone on its line: a few words, no sentence punctuation at its end.
 _TERM_LINE = re.compile(r"^[A-Za-z(][^.:;!?]{0,60}[A-Za-z0-9)]$")
 # … or opening the line, in lower case, before its definition's capital ("legacy mode The …").
