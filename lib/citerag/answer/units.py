@@ -393,8 +393,8 @@ def _join_wrapped_cells(lines: list[str]) -> list[str]:
 
 # A label standing alone: one or two capitalised words, no punctuation ("Keywords", "Index Terms").
 _LABEL_ALONE = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?")
-# A list of three terms or more, each a few words, between semicolons ("cryptography; post-quantum
-# cryptography; quantum computing."), not a sentence that lists ("The allowed fontnames are: …; …").
+# The most words a term of a list between semicolons has ("post-quantum cryptography"): a list of
+# terms, not a sentence that lists ("The allowed fontnames are: Courier , a typewriter font; …").
 _TERM_WORDS = 4
 # A glossary term alone on its line: a few words, no sentence punctuation at its end.
 _TERM_LINE = re.compile(r"^[A-Za-z(][^.:;!?]{0,60}[A-Za-z0-9)]$")
