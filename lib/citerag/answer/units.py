@@ -155,7 +155,7 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
         # ("cryptography; post-quantum cryptography; …"): the list is what the label names, a line
         # that reads as no sentence of its own
         label = _MARK.sub("", lines[0]).strip() if len(lines) == 1 else ""
-        if label_before and len(lines) == 1 and _term_list(label):
+        if label_before and _term_list(label):
             add(f"{label_before}: {label}", "definition")
             label_before = ""
             continue
