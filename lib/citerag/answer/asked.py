@@ -152,7 +152,12 @@ STRICT: dict[str, re.Pattern[str]] = {
 _COUNT_OF_NOUN = re.compile(r"\b(" + NUMBER_WORD + r")\s+((?:[a-z][a-z-]*\s+)?[a-z][a-z-]*[a-z]s)\b", re.I)
 
 # An entry of a reference list ("[12] Name A (2016) Title …"), or its year in brackets.
-_REFERENCE_CUE = re.compile(r"^\s*\[\d{1,3}\]\s+\S|\(\d{4}\)", re.M)
+# (or a citation in the text: "Koch et al, 1983", "Levy and Brown [1986 …", "Lund [2019 …", and a
+# year then a title in quotes, "Ann Lee, 1991, “Widget analysis,” …", the title its group 1)
+_AUTHORS = r"[A-Z][a-z]+(?:\s+(?:and|&)\s+[A-Z][a-z]+|\s+et\s+al\b\.?)"
+_QUOTED_TITLE = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?[.,]\s*[“\"]([^”\"\[]{3,200})[”\"]")
+_REFERENCE_CUE = re.compile(rf"^\s*\[\d{{1,3}}\]\s+\S|\(\d{{4}}\)|\b{_AUTHORS},?\s*[(\[]?\s*(?:1[89]|20)\d\d\b"
+                            rf"|\b[A-Z][a-z]+\s*\[(?:1[89]|20)\d\d\b|{_QUOTED_TITLE.pattern}", re.M)
 # An entry of a contents list or an index: a section's (table's, figure's) label and title, then the
 # page it starts on, after dot leaders or in a cell of its own ("4.3 The Transform . . . . 24",
 # "2.1 | Terms and Definitions | 2", "Table 3. Sizes ...... 9"); in an answer, before its citation.
@@ -878,6 +883,10 @@ _ENTRY_TITLE = re.compile(rf"{_ENTRY_LABEL}[^|\[]{{0,200}}?\(\d{{4}}[a-z]?\)([^\
 _BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite introduce propose post".split())
 # The events a title page's byline states by its form: who wrote (prepared, produced) the document.
 _BYLINE_EVENTS = frozenset("write author prepare produce issue publish develop".split())
+# A copyright notice ("Copyright © 2008-2022 Ann Lee", "Copyright (C) 1989 Widget Inc."): it states
+# who holds (owns) the rights without the verb (see `action_stated`).
+COPYRIGHT_NOTICE = re.compile(r"^Copyright\s*(?:©|\(C\)|⃝\s*c)?\s*(?:19|20)\d\d\b.*\b[A-Z]", re.I | re.M)
+_HOLDING_EVENTS = frozenset(("hold", "own"))
 # The event a change log's dated version title states by its form (see `action_stated`).
 _RELEASE_EVENTS = frozenset(("release",))
 # A section title an answer line is restated under ("4.2.1 Version 3.1.4 [2019 Jun 2]: …").
@@ -1509,6 +1518,10 @@ def action_stated(verb: str, evidence_text: str, answer_text: str, question: str
     if bases(verb) & _BYLINE_EVENTS and _BYLINE_ASKED.match(question) and is_byline(
             strip_citations(answer_text.split("\n")[0]).strip().rstrip(".")):
         return True
+    # … and a copyright notice, who holds the copyright
+    if bases(verb) & _HOLDING_EVENTS and "copyright" in question.lower() and COPYRIGHT_NOTICE.search(
+            strip_citations(answer_text)):
+        return True
     # … and a change log's dated title ("4.2.1 Version 3.1.4 [2019 Jun 2]: …") states a release
     if bases(verb) & _RELEASE_EVENTS and any(
             CUES["version"].search(t) and CUES["date"].search(t) for t in _DATED_TITLE.findall(answer_text)):
@@ -1526,7 +1539,8 @@ def _entry_titled(answer_text: str, question: str) -> bool:
         return {(a, b) for a, b in pairwise(words) if a not in STOPWORDS and b not in STOPWORDS}
 
     asked = pairs(question)
-    return any(pairs(m.group(1)) & asked for m in _ENTRY_TITLE.finditer(answer_text))
+    return any(pairs(m.group(1)) & asked for m in (*_ENTRY_TITLE.finditer(answer_text),
+                                                   *_QUOTED_TITLE.finditer(answer_text)))
 
 
 def _quotes_entry(answer_text: str) -> bool:

@@ -19,7 +19,15 @@ import re
 from dataclasses import dataclass
 
 from citerag.answer.asked import CONTENTS_LEADERS as _LEADERS
-from citerag.answer.asked import CUES, contents_entries, is_byline, mend_kind_word, page_last, spelled_acronyms
+from citerag.answer.asked import (
+    COPYRIGHT_NOTICE,
+    CUES,
+    contents_entries,
+    is_byline,
+    mend_kind_word,
+    page_last,
+    spelled_acronyms,
+)
 from citerag.answer.asked import REFERENCE_ENTRY as _REFERENCE_ENTRY
 from citerag.answer.evidence import Evidence
 from citerag.text.patterns import ALGORITHM_TITLE as _ALGO
@@ -300,9 +308,10 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
                     # 85)", "size = size+1.5"), read for a question about an example: it states the
                     # example's values (elsewhere short code lines outrank the prose that answers)
                     add(s, "code")
-                elif _NAMED_ROLE.search(s) and len(s.split()) <= 20:
+                elif (_NAMED_ROLE.search(s) or COPYRIGHT_NOTICE.match(s)) and len(s.split()) <= 20:
                     # a person with a role, as a title page or a foreword names them ("U.S.
-                    # Department of Commerce Ann B. Lee, Secretary"): a fact without a verb
+                    # Department of Commerce Ann B. Lee, Secretary"), and a copyright notice: facts
+                    # without a verb
                     add(s, "sentence")
                 else:
                     # a glossary table flattened into a line of its own ("API Application
