@@ -4842,3 +4842,31 @@ def test_a_copyright_notice_says_who_holds_the_copyright(agents):
     assert not any("Copyright" in t for t in unit_texts("", "Widget Manual\n\nCopyright and licensing"))
     answered(agents, "tech-manuals", "Which years does the copyright of the Auto Multiple Choice documentation cover?",
              "2008-2022")
+
+
+def test_that_section_is_the_part_the_answer_named(agents):
+    """After "… which section concludes the report?" answered "Section 4 concludes …", "who is the
+    author of that section?" was rewritten "… of the section in NIST IR 8545?" and answered with the
+    report's list of authors. A demonstrative before a part kind the previous question asked for is
+    the part its answer named: "Section 4" in a sentence, or a contents entry's number ("6 | Contour
+    Plots … 23" is Chapter 6)."""
+    q = rewritten(agents, "default", "Which section of NIST IR 8545 concludes the report?",
+                  "1.1 Purpose and Organization of This Document: Section 4 concludes and describes the next "
+                  "steps in the standardization process. [c2]", "who is the author of that section?")
+    assert "Section 4" in q, q
+    q = rewritten(agents, "tech-manuals", "Which chapter of the Gri manual is about contour plots?",
+                  "6 | Contour Plots … 23. [c9]", "what example does that chapter begin with?")
+    assert "Chapter 6" in q, q
+
+
+def test_who_is_the_x_of_asks_for_x(agents):
+    """"Who is the author of Section 4 in NIST IR 8545?" was answered "Section 4 concludes and
+    describes the next steps …": "who is the X of …" asked for no noun, so no check looked for an
+    author in the evidence. It asks for X, as "what is the X of …" does. (The manuals' such
+    questions were refused by other checks already, so only NIST shows it; the pure check shows
+    any question's.)"""
+    from citerag.answer.asked import asked_heads
+
+    assert [h.word for h in asked_heads("Who is the maintainer of the widget module?")] == ["maintainer"]
+    assert asked_heads("Who wrote the widget module?") == ()
+    refused_noting(agents, "default", "Who is the author of Section 4 in NIST IR 8545?", "author")

@@ -772,7 +772,7 @@ _PART_SPLIT = re.compile(
 _YEAR_OR_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)*(?:-\d+)*(?![\w-])")
 
 
-_WH = re.compile(r"\b(what|which|how many|how much)\s+", re.I)
+_WH = re.compile(r"\b(what|which|how many|how much|who)\s+", re.I)
 # Prepositions the tokenizer keeps as words (they carry meaning in a search) that end a noun phrase
 # as "of" does, after its head: "which file ending *besides* .ttf", "which options *except* --x".
 _PREPOSITIONS = frozenset("besides beside except excluding including beyond without among across along around "
@@ -1185,8 +1185,10 @@ def asked_heads(question: str) -> tuple[Head, ...]:
             continue
         words: list[str] = []
         rest = question[m.end():].split()
-        of_phrase = (len(rest) > 2 and m.group(1).lower() in ("what", "which") and rest[0].lower() in _COPULA
+        of_phrase = (len(rest) > 2 and m.group(1).lower() in ("what", "which", "who") and rest[0].lower() in _COPULA
                      and rest[1].lower() == "the")
+        if m.group(1).lower() == "who" and not of_phrase:
+            continue  # "who is the X of …" asks for X ("author", "chair"); "who wrote …" for no noun
         if of_phrase:
             rest = rest[2:]  # "what is the X of …" asks for X
         ended_by = ""

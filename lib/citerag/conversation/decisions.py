@@ -372,6 +372,10 @@ _NUMBERED_PART = re.compile(rf"\b(?:{'|'.join(sorted(LOCATOR_HEADS | {'algorithm
                             r"(?:\s+of\s+(?:the\s+)?(?-i:[A-Z][\w.-]*)(?:\s+[\w.-]*\d[\w.-]*)?)?", re.I)  # "of WG 12"
 
 
+# A contents entry's number before its title ("6 | Contour Plots … 23", "3.2.1. Hybrid Techniques … 9")
+_ENTRY_NUMBER = re.compile(r"^\s*(\d{1,2}(?:\.\d{1,2})*)\.?\s*(?:\|\s*)?[A-Z][^…]*…\s*\d+\.?\s*$")
+
+
 def _numbered_part(question: str) -> str | None:
     """The numbered part of a document a question is about ("section 11.2.2 of WG 12"): a more
     precise place for a later "there" than the document alone."""
@@ -565,10 +569,19 @@ class Decider:
         if not m or turn.get("refused"):
             return None
         asked = {i.lower() for i in (*identifiers(q), *CAMEL_NAME.findall(q))}
-        words = {t for t in tokenize(q) if t not in STOPWORDS and t != m.group(1).lower()}
-        named = [i for sent in split_sentences(strip_citations(turn.get("answer", "")))
-                 if words & token_set(sent)
-                 for i in self._names_in(sent) if i.lower() not in asked]
+        kind = m.group(1).lower()
+        words = {t for t in tokenize(q) if t not in STOPWORDS and t != kind}
+        said = [sent for sent in split_sentences(strip_citations(turn.get("answer", ""))) if words & token_set(sent)]
+        if kind in LOCATOR_HEADS:
+            # "which section concludes the report?" → "Section 4 concludes …": the part of that kind
+            # it names ("that section" is Section 4, not "the section")
+            # … or the number of the contents entry it quotes ("6 | Contour Plots … 23": Chapter 6)
+            parts = [p.group(0) for sent in said for p in _NUMBERED_PART.finditer(sent)
+                     if p.group(0).split()[0].lower() == kind and p.group(0).lower() not in q.lower()]
+            parts += [f"{kind.capitalize()} {e.group(1)}" for sent in said for e in [_ENTRY_NUMBER.match(sent)] if e]
+            if parts:
+                return parts[0]
+        named = [i for sent in said for i in self._names_in(sent) if i.lower() not in asked]
         return named[0] if named else None
 
     def _names_in(self, sentence: str) -> list[str]:
