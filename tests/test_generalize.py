@@ -4870,3 +4870,17 @@ def test_who_is_the_x_of_asks_for_x(agents):
     assert [h.word for h in asked_heads("Who is the maintainer of the widget module?")] == ["maintainer"]
     assert asked_heads("Who wrote the widget module?") == ()
     refused_noting(agents, "default", "Who is the author of Section 4 in NIST IR 8545?", "author")
+
+
+def test_a_number_the_question_writes_does_not_answer_what_size(agents):
+    """"What font size does Example 5 set before drawing the contours?" was answered by the plot's
+    own title, "Example 5 -- wind (Fig5 Koch et al, 1983)": its digits are the example's number the
+    question wrote, a figure label's and a citation's year, none of them a size. (Only the manuals'
+    rendered figure titles show it; the pure check shows any corpus's.)"""
+    q = "What font size does Example 5 set before drawing the contours?"
+    [head] = asked_heads(q)
+    assert not head_stated(head, "", "Example 5 -- wind (Fig5 Koch et al, 1983). [c1]", q)
+    assert head_stated(head, "", "Example 5 sets the font size to 5. [c1]", "What font size does Example 3 set?")
+    assert head_stated(head, "", "The labels are drawn in 64-bit words. [c1]", q)
+    refused_noting(agents, "tech-manuals", "In the Gri manual, what font size does Example 5 set before drawing the "
+                   "contours?", "size")

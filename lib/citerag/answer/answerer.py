@@ -404,7 +404,7 @@ def unstated_heads(question: str, evidence_text: str, answer_text: str, actions:
     duration) the answer never shows. In a multi-part question they count only
     when no part's asked thing is stated: a part the documents do not state is reported by the
     composer, and the other parts still deserve their answer."""
-    per_part = [[h.word for h in asked_heads(p) if not head_stated(h, evidence_text, answer_text)
+    per_part = [[h.word for h in asked_heads(p) if not head_stated(h, evidence_text, answer_text, p)
                  and not (not h.type and slot_filled(p, answer_text))]
                 + (unstated_actions(p, evidence_text, answer_text) if actions else [])
                 + unshown_quantities(p, answer_text) + unshown_stance(p, answer_text)

@@ -156,7 +156,9 @@ _COUNT_OF_NOUN = re.compile(r"\b(" + NUMBER_WORD + r")\s+((?:[a-z][a-z-]*\s+)?[a
 # year then a title in quotes, "Ann Lee, 1991, “Widget analysis,” …", the title its group 1)
 _AUTHORS = r"[A-Z][a-z]+(?:\s+(?:and|&)\s+[A-Z][a-z]+|\s+et\s+al\b\.?)"
 _QUOTED_TITLE = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?[.,]\s*[“\"]([^”\"\[]{3,200})[”\"]")
-_REFERENCE_CUE = re.compile(rf"^\s*\[\d{{1,3}}\]\s+\S|\(\d{{4}}\)|\b{_AUTHORS},?\s*[(\[]?\s*(?:1[89]|20)\d\d\b"
+# An author-year citation in prose ("Koch et al, 1983", "Levy and Brown [1986")
+_AUTHOR_YEAR = re.compile(rf"\b{_AUTHORS},?\s*[(\[]?\s*(?:1[89]|20)\d\d\b")
+_REFERENCE_CUE = re.compile(rf"^\s*\[\d{{1,3}}\]\s+\S|\(\d{{4}}\)|{_AUTHOR_YEAR.pattern}"
                             rf"|\b[A-Z][a-z]+\s*\[(?:1[89]|20)\d\d\b|{_QUOTED_TITLE.pattern}", re.M)
 # An entry of a contents list or an index: a section's (table's, figure's) label and title, then the
 # page it starts on, after dot leaders or in a cell of its own ("4.3 The Transform . . . . 24",
@@ -1560,6 +1562,8 @@ def answered_by_entries(answer_text: str) -> bool:
     return bool(sentences) and all(contents_entries(s) for s in sentences)
 
 
+# A digit not glued to the letters before it (the "5" of "Fig5" labels a figure, counts nothing)
+_STANDALONE_DIGIT = re.compile(r"(?<![A-Za-z])\d")
 # A token holding two slashes or more: a path, or what is left of a web address a layout broke.
 _PATH = re.compile(r"\S*/\S*/\S*")
 
@@ -1579,8 +1583,9 @@ def slot_filled(question: str, answer_text: str) -> bool:
                            for v in _PARTICIPLE.findall(m.group(2).lower()))
 
 
-def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
-    """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?"""
+def head_stated(head: Head, evidence_text: str, answer_text: str, question: str = "") -> bool:
+    """Does the evidence mention the asked thing (or, for a typed head, the answer show its type)?
+    (`question`: the numbers it writes itself are no answer to "what size …")"""
     def names_it(text: str) -> bool:
         words = token_set(split_camel(text))
         return any(_names_word(w, words) for w in (*kin(head.word), *head.alternatives))
@@ -1604,11 +1609,17 @@ def head_stated(head: Head, evidence_text: str, answer_text: str) -> bool:
         # (not the digits of a reference mark, a web address or a file path: "[4]", "…/selected-2022/…"
         # state no number)
         plain = _PATH.sub(" ", CUES["address"].sub(" ", _BRACKET_REFERENCE.sub("", strip_citations(answer_text))))
+        # (nor the year of an author-year citation, the digits glued to a label ("Fig5"), or the
+        # numbers the question writes itself: "what font size does Example 5 set" is not answered
+        # by "Example 5 -- wind (Fig5 Koch et al, 1983)")
+        written = set(_YEAR_OR_NUMBER.findall(question))
+        plain = _YEAR_OR_NUMBER.sub(lambda m: " " if m.group(0) in written else m.group(0),
+                                    _AUTHOR_YEAR.sub(" ", plain))
         # … and the lower-case word naming the kind of a "number" ("which *patent* numbers …"), as the
         # cited evidence writes it (a size or a length is read from tables that abbreviate its kind)
         counted = stem(head.word.lower()) == "number"
         kinds = [m for m in head.modifiers if m.isalpha() and m.islower()] if counted else []
-        if not (CUES["number"].search(plain) and all(
+        if not (_STANDALONE_DIGIT.search(plain) and all(
                 re.search(rf"\b{re.escape(m)}\b", plain) for m in head.modifiers if ACRONYM.fullmatch(m))):
             return False
         evidence_words = token_set(split_camel(evidence_text)) if kinds else frozenset()
