@@ -4884,3 +4884,17 @@ def test_a_number_the_question_writes_does_not_answer_what_size(agents):
     assert head_stated(head, "", "The labels are drawn in 64-bit words. [c1]", q)
     refused_noting(agents, "tech-manuals", "In the Gri manual, what font size does Example 5 set before drawing the "
                    "contours?", "size")
+
+
+def test_an_equation_set_apart_from_its_right_side_is_read_whole(agents):
+    """FIPS 205 sets each function's instantiation as "PRF msg(SK.prf, opt_rand, M) =" over
+    "Truncn(HMAC-SHA-512(…))", two paragraphs of the extracted page: read apart, the left side
+    says what is defined and the right what it is, and "which function instantiates PRFmsg?" was
+    refused. A paragraph ending on an equation's "=" is read with the next one. (Only NIST's
+    display equations show it: the manuals set none apart.)"""
+    texts = unit_texts("", "The function G shall be instantiated as follows:\n\nG(x, y) =\n\nTrunc(H(x ∥ y))\n\n"
+                           "The end of it is here.")
+    assert any("G(x, y) = Trunc(H(x ∥ y))" in t for t in texts), texts
+    assert not any(t.strip(". ") in ("G(x, y) =", "Trunc(H(x ∥ y))") for t in texts), texts
+    assert any(t.startswith("The end of it") for t in texts), texts
+    answered(agents, "default", "Which function instantiates PRFmsg for SLH-DSA-SHA2-192s?", "HMAC-SHA-512")

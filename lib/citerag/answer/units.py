@@ -103,6 +103,23 @@ def front_lines(ev: Evidence) -> list[Unit]:
     return [Unit(ln, ev.key, "front", n, heading=ev.heading) for n, ln in enumerate(lines)]
 
 
+# A display equation's left side the layout set apart from its right ("F(x, y) =" over "Trunc(G(x ∥ y))")
+_LEFT_SIDE = re.compile(r"[\w)\]]\s*=\s*$")
+
+
+def _join_equations(paras: list[str]) -> list[str]:
+    """Paragraphs with an equation's left side, ending on "=", joined to the paragraph that holds
+    its right side: apart, one states what is defined and the other what it is, neither the
+    definition."""
+    out: list[str] = []
+    for para in paras:
+        if out and _LEFT_SIDE.search(out[-1]) and para.strip():
+            out[-1] = f"{out[-1].rstrip()} {para.strip()}"
+        else:
+            out.append(para)
+    return out
+
+
 def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool = False,
           code_names: tuple[str, ...] = ()) -> list[Unit]:
     """The evidence's units in reading order. Entries of a contents list or an index state nothing
@@ -135,7 +152,7 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
         out.append(Unit(text, ev.key, kind, len(out), group, block, heading, item, titled and prose))
         titled = titled and kind == "sentence" and not prose
 
-    paras = re.split(r"\n\s*\n", ev.text)
+    paras = _join_equations(re.split(r"\n\s*\n", ev.text))
     label_before = ""  # a label alone in the paragraph before ("Keywords")
     for block, para in enumerate(paras):
         # Contents-list lines ("Algorithm 19 | WG-KX.KeyGen() . . . 35") state nothing but a page.
