@@ -4898,3 +4898,22 @@ def test_an_equation_set_apart_from_its_right_side_is_read_whole(agents):
     assert not any(t.strip(". ") in ("G(x, y) =", "Trunc(H(x ∥ y))") for t in texts), texts
     assert any(t.startswith("The end of it") for t in texts), texts
     answered(agents, "default", "Which function instantiates PRFmsg for SLH-DSA-SHA2-192s?", "HMAC-SHA-512")
+
+
+def test_the_unit_an_author_belongs_to_is_read_from_the_byline(agents):
+    """A title page gives each author's unit beside the names ("Yi-Kai Liu Applied and
+    Computational Mathematics Division Information Technology Laboratory"), a line with no verb:
+    "under which division is <name> listed on the title page of X?" and "which division do the
+    authors of X belong to?" ask for that byline, and the line naming the person asked about is
+    the answer, not the document's first byline. (Only NIST's title pages name the authors' units:
+    the manuals' bylines give names alone.)"""
+    from citerag.answer.asked import asks_byline
+
+    assert asks_byline("Under which division is Carl Miller listed on the title page of NIST IR 8545?",
+                       ("NIST IR 8545",))
+    assert asks_byline("Which division of NIST do the authors of IR 8547 belong to?", ("IR 8547",))
+    assert not asks_byline("Which standards organization co-authored IR 8547 with NIST?", ("IR 8547",))
+    answered(agents, "default", "Under which NIST division is Yi-Kai Liu listed on the title page of NIST IR 8545?",
+             "Applied and Computational Mathematics Division")
+    answered(agents, "default", "What division of NIST do the authors of SP 800-227 belong to?",
+             "Computer Security Division")

@@ -250,6 +250,7 @@ def contents_entries(text: str) -> list[str]:
 # whole document, and answered by its title page's byline (its authors' names, with the unit they
 # belong to), which writes neither the verb nor "author".
 _ON_TITLE_PAGE = r"(?:on|in)\s+the\s+(?:title|cover|front)\s+page"
+_UNIT_KIND = r"(?:division|laborator(?:y|ies)|organi[sz]ation|institute|office|unit|group|team)"
 _BYLINE_ASKED = re.compile(
     r"^\s*(?:who\s+(?:are|is|were|was)\s+the\s+(?:(?:first|second|third|last|lead|main)\s+)?(?:listed\s+)?authors?\s+"
     rf"(?:(?:listed\s+)?{_ON_TITLE_PAGE}\s+)?of|"
@@ -258,8 +259,13 @@ _BYLINE_ASKED = re.compile(
     # cover page of X?": a place in the byline is asked of it too
     r"(?:who|(?:which|what)\s+(?:\w+\s+)?authors?(?:\s+[\w-]+){0,4}?)\s+(?:is|are|was|were)\s+(?:listed|named|shown)\s+"
     rf"(?:(?:first|second|third|last)\s+)?{_ON_TITLE_PAGE}\s+of|"
-    r"(?:which|what)\s+(?:[A-Z]\S*\s+)?(?:division|laborator(?:y|ies)|organi[sz]ation|institute|office|unit|group|team)\s+"
-    r"(?:of\s+(?:the\s+)?\S+\s+)?(?:wrote|produced|issued|published|prepared|authored|developed))\s+(.+?)\s*\??\s*$",
+    rf"(?:which|what)\s+(?:[A-Z]\S*\s+)?{_UNIT_KIND}\s+"
+    r"(?:of\s+(?:the\s+)?\S+\s+)?(?:wrote|produced|issued|published|prepared|authored|developed)|"
+    # "Which division of Y do the authors of X belong to?", "Under which division is <name> listed on the
+    # title page of X?": the unit an author belongs to, which the byline gives beside the names
+    rf"(?:which|what)\s+(?:[A-Z]\S*\s+)?{_UNIT_KIND}\s+(?:of\s+(?:the\s+)?\S+\s+)?do(?:es)?\s+the\s+authors?\s+of|"
+    rf"(?:(?:under|in)\s+)?(?:which|what)\s+(?:[A-Z]\S*\s+)?{_UNIT_KIND}\s+(?:is|are|was|were)\s+[A-Z][^?]{{0,40}}?\s+"
+    rf"(?:listed|named|shown)\s+{_ON_TITLE_PAGE}\s+of)\s+(.+?)(?:\s+belongs?\s+to)?\s*\??\s*$",
     re.I)
 
 
@@ -883,8 +889,9 @@ _ENTRY_TITLE = re.compile(rf"{_ENTRY_LABEL}[^|\[]{{0,200}}?\(\d{{4}}[a-z]?\)([^\
 # `action_stated`); and the work whose title names a thing introduced or proposed it ("which paper
 # introduced X" → "[10] Name A (2009) X: …").
 _BIBLIOGRAPHIC_EVENTS = frozenset("write author publish appear cite introduce propose post".split())
-# The events a title page's byline states by its form: who wrote (prepared, produced) the document.
-_BYLINE_EVENTS = frozenset("write author prepare produce issue publish develop".split())
+# The events a title page's byline states by its form: who wrote (prepared, produced) the document,
+# and the unit its authors belong to.
+_BYLINE_EVENTS = frozenset("write author prepare produce issue publish develop belong".split())
 # A copyright notice ("Copyright © 2008-2022 Ann Lee", "Copyright (C) 1989 Widget Inc."): it states
 # who holds (owns) the rights without the verb (see `action_stated`).
 COPYRIGHT_NOTICE = re.compile(r"^Copyright\s*(?:©|\(C\)|⃝\s*c)?\s*(?:19|20)\d\d\b.*\b[A-Z]", re.I | re.M)

@@ -407,10 +407,11 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     if not all_units:
         return Draft("", "none")
     if byline:
-        # "who wrote X?": X's title-page byline, on its earliest page; the one naming what the
-        # question asks for, when one does ("which division …": the names with their division)
+        # "who wrote X?": X's title-page byline, on its earliest page; the one naming most of what
+        # the question writes, when one does ("which division …": the names with their division;
+        # "under which division is <name> listed …": that name's line)
         doc_of = {e.key: e.loc for e in evidence}
-        names = sorted((not token_set(u.text) & set(qa.content_words), doc_of[u.key].start_page, n, u)
+        names = sorted((-len(token_set(u.text) & set(qa.content_words)), doc_of[u.key].start_page, n, u)
                        for n, u in enumerate(all_units) if u.kind == "byline" and doc_of[u.key].doc_id in qa.docs)
         if names:
             return Draft(_cite_all([names[0][3]]), "byline", [1.0], [1.0], [], 1.0)
