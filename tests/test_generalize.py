@@ -4917,3 +4917,18 @@ def test_the_unit_an_author_belongs_to_is_read_from_the_byline(agents):
              "Applied and Computational Mathematics Division")
     answered(agents, "default", "What division of NIST do the authors of SP 800-227 belong to?",
              "Computer Security Division")
+
+
+def test_a_plots_axis_labels_are_no_code(agents):
+    """Gri's Example 8 ends on a note in parentheses, "(… the -p flag was specified on execution,
+    so the time stamp was not drawn.)", and then the plot's own labels, which the extraction sets
+    line by line ("Example 8", "27.8", "27.9", "σ T", …, "km"). The note reads as a sentence left
+    open (it ends on ")"), so the labels were read as the code it runs into, and "Example 8 27.8
+    27.9 σ T …" answered every question on the example. A paragraph whose lines are half or more
+    numbers alone is a plot's tick labels, no code. (Only the manuals' plots follow such a note:
+    no NIST answer changed.)"""
+    texts = unit_texts("", "Example 8 draws a section.\n\n(In the plot shown, the -p flag was specified, so the "
+                           "time stamp was not drawn.)\n\nExample 8\n27.8\n27.9\nσ T\n28.0\n28.1\n300 200 100 0\nkm")
+    assert not any("27.8" in t for t in texts), texts
+    assert any("time stamp was not drawn" in t for t in texts), texts
+    answered(agents, "tech-manuals", "In Gri's Example 8, why is no time stamp drawn on the plot shown?", "-p")

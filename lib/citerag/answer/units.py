@@ -513,6 +513,10 @@ _ASSIGNED = re.compile(r"([A-Za-z_][\w.]*)\s*=(?!=)")
 _CODE_OPENING = re.compile(rf"{_CODE_START}|\w\(.*[);]$")
 
 
+# A line of numbers only: tick labels of a plot's axis ("300 200 100 0", "27.8")
+_TICKS = re.compile(r"[-+−]?\d+(?:\.\d+)?(?:\s+[-+−]?\d+(?:\.\d+)?)*")
+
+
 def _announced_code(lines: list[str], out: list[Unit], block: int, after: str = "") -> bool:
     """A short paragraph of code right after a sentence that ends with a colon ("… all we need
     to do is write code like this:"): the code is what that sentence announces, and line by line
@@ -522,6 +526,8 @@ def _announced_code(lines: list[str], out: list[Unit], block: int, after: str = 
     if not out or out[-1].block != block - 1 or not (out[-1].text.rstrip().endswith(":") or _unfinished(out[-1]))\
             or len(lines) > 8:
         return False
+    if sum(bool(_TICKS.fullmatch(ln)) for ln in lines) * 2 >= len(lines):
+        return False  # a plot's axis labels, set line by line ("Example 8", "27.8", "27.9", "σ T", "km")
     inside = _unfinished(out[-1]) and len(lines) <= 2 and after.lstrip()[:1].islower()
     # (inside a sentence, one token with no space, "tool[OPTIONS][file]", is no sentence of its own,
     # however many words it runs together)
