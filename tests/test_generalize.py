@@ -4932,3 +4932,14 @@ def test_a_plots_axis_labels_are_no_code(agents):
     assert not any("27.8" in t for t in texts), texts
     assert any("time stamp was not drawn" in t for t in texts), texts
     answered(agents, "tech-manuals", "In Gri's Example 8, why is no time stamp drawn on the plot shown?", "-p")
+
+
+def test_a_function_applied_to_each_entry_is_the_call_in_the_loop(agents):
+    """"Which function does ScalarVectorNTT apply to each entry of the vector?" was refused: the
+    step that answers, "2: w[i] ← MultiplyNTT(c, v[i])" under "1: for i from 0 to l-1 do", writes
+    neither "apply" nor "entry". "Apply" asks for a call as "use" does, and a step indexing what it
+    reads or writes ("v[i]", "A[i,j]") inside a "for" loop does it to each entry. (Only NIST's
+    documents set numbered pseudocode steps; no manuals answer changed.)"""
+    answered(agents, "default", "Which function does ScalarVectorNTT in FIPS 204 apply to each entry of the vector?",
+             "MultiplyNTT")
+    answered(agents, "default", "Which function does AddVectorNTT in FIPS 204 apply to each entry?", "AddNTT(")

@@ -949,13 +949,18 @@ _CALL = re.compile(r"([A-Za-z][\w.]*[A-Za-z0-9_])\s*\(")
 _CONTROL = frozenset("for while if return mod and or not else end".split())
 _HEADER_STEP = re.compile(r"^\d+:\s*(?:for|while|if)\b", re.I)
 # Words of such a question that ask, not what the call is for.
-_CALLING = frozenset("use uses used using call calls called calling invoke invokes invoked run runs one function "
+_CALLING = frozenset("use uses used using call calls called calling invoke invokes invoked run runs apply applies "
+                     "applied applying one function "
                      "functions algorithm algorithms routine routines procedure procedures method methods "
                      "subfunction subfunctions".split())
 # … and the verbs every call states: a callee "computes" or "produces" its result ("which function
 # does X use to produce its WOTS+ signature?" → "sig ← wots_sign(…)").
 _PRODUCING = frozenset("produce produces compute computes get gets obtain obtains generate generates create "
                        "creates make makes derive derives calculate calculates".split())
+# What a loop does to each of a vector's parts: a step indexing a name ("v[i]") under a "for" line
+_ENTRY_WORDS = frozenset("entry entries element elements coefficient coefficients component components".split())
+_INDEXED = re.compile(r"\w\[[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*\]")  # "v[i]", "A[i,j]"
+_FOR_STEP = re.compile(r"^\d+:\s*for\b", re.I)
 # Share of the purpose's (idf-weighted) words the call step and the loop or "if" lines above it must state.
 CALL_PURPOSE_SHARE = 0.5
 
@@ -1036,6 +1041,10 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         stated = [w for w in words if says_word(w, text)
                   or any(len(w) > len(t) and (w.startswith(t) or _abbreviates(t, w)) for t in parts)]
         stated += [v for v in letters if re.search(rf"(?<![\w.]){v}(?![\w.])", u.text)]
+        # "each entry of the vector": a step indexing what it reads or writes ("w[i] ← F(c, v[i])")
+        # inside a "for" loop does it to each entry
+        if _INDEXED.search(u.text) and any(_FOR_STEP.match(x.text) for x in above):
+            stated += [w for w in words if w in _ENTRY_WORDS and w not in stated]
         share = weighted_share(weight, stated)
         # (a verb every call states lets a step reach the bar; the steps are ranked on what they write)
         produced = [w for w in words if calls and w in _PRODUCING and w not in stated]
