@@ -1051,9 +1051,11 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         guarded = bool(marks) and any(_IF_STEP.match(x.text) and all(
             re.search(rf"(?<![\w.]){re.escape(m)}(?![\w.])", x.text) for m in marks) for x in above)
         # (… but a verb alone says nothing of which call: "Which algorithm computes the NTT?" asks
-        # for the NTT's own algorithm, not for a call inside it)
+        # for the NTT's own algorithm, not for a call inside it; nor does "each entry" alone, when
+        # the part says what the call does to it: "… call to *sample* each entry")
         reaches = weighted_share(weight, [*stated, *produced]) >= min_share \
-            and bool([w for w in stated if w not in _PRODUCING] or marks)
+            and bool([w for w in stated if w not in _PRODUCING
+                      and (w not in _ENTRY_WORDS or set(words) <= _ENTRY_WORDS)] or marks)
         if marks and not words:  # the condition alone says which call: a guarded one
             share, reaches = (1.0 if guarded else 0.0), reaches or guarded
         # (of steps as good, one whose call computes a value, "node ← wots_pkGen(…)", over a method
