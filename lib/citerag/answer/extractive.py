@@ -71,7 +71,7 @@ from citerag.retrieval.query import (
     in_section,
 )
 from citerag.retrieval.rerank import is_overview
-from citerag.text.inflect import says_word
+from citerag.text.inflect import bases, says_word
 from citerag.text.patterns import (
     ACRONYM,
     CAMEL_NAME,
@@ -958,7 +958,7 @@ _CALLING = frozenset("use uses used using call calls called calling invoke invok
 _PRODUCING = frozenset("produce produces compute computes get gets obtain obtains generate generates create "
                        "creates make makes derive derives calculate calculates".split())
 # What a loop does to each of a vector's parts: a step indexing a name ("v[i]") under a "for" line
-_ENTRY_WORDS = frozenset("entry entries element elements coefficient coefficients component components".split())
+_ENTRY_WORDS = frozenset("entry element coefficient component".split())  # (in any inflection: `bases`)
 _INDEXED = re.compile(r"\w\[[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*\]")  # "v[i]", "A[i,j]"
 _FOR_STEP = re.compile(r"^\d+:\s*for\b", re.I)
 # Share of the purpose's (idf-weighted) words the call step and the loop or "if" lines above it must state.
@@ -1024,6 +1024,9 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
     if (not words and not marks) or (not calls and len(words) + len(letters) < 2):
         return None
     weight = idf_weights([*words, *letters], idf)
+    # the part's words naming a vector's parts ("each *entry*"), and whether they are all it asks
+    entries = [w for w in words if bases(w) & _ENTRY_WORDS]
+    only_entries = len(entries) == len(words)
     best: tuple[bool, float, bool, int, Passage] | None = None
     for i, u in enumerate(all_units):
         if u.kind != "step" or not any(_has(u.group, n) for n in names):
@@ -1043,8 +1046,8 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         stated += [v for v in letters if re.search(rf"(?<![\w.]){v}(?![\w.])", u.text)]
         # "each entry of the vector": a step indexing what it reads or writes ("w[i] ← F(c, v[i])")
         # inside a "for" loop does it to each entry
-        if _INDEXED.search(u.text) and any(_FOR_STEP.match(x.text) for x in above):
-            stated += [w for w in words if w in _ENTRY_WORDS and w not in stated]
+        if entries and _INDEXED.search(u.text) and any(_FOR_STEP.match(x.text) for x in above):
+            stated += [w for w in entries if w not in stated]
         share = weighted_share(weight, stated)
         # (a verb every call states lets a step reach the bar; the steps are ranked on what they write)
         produced = [w for w in words if calls and w in _PRODUCING and w not in stated]
@@ -1054,8 +1057,7 @@ def _best_step(part: str, question: str, all_units: list[Unit], idf: dict[str, f
         # for the NTT's own algorithm, not for a call inside it; nor does "each entry" alone, when
         # the part says what the call does to it: "… call to *sample* each entry")
         reaches = weighted_share(weight, [*stated, *produced]) >= min_share \
-            and bool([w for w in stated if w not in _PRODUCING
-                      and (w not in _ENTRY_WORDS or set(words) <= _ENTRY_WORDS)] or marks)
+            and bool([w for w in stated if w not in _PRODUCING and (w not in entries or only_entries)] or marks)
         if marks and not words:  # the condition alone says which call: a guarded one
             share, reaches = (1.0 if guarded else 0.0), reaches or guarded
         # (of steps as good, one whose call computes a value, "node ← wots_pkGen(…)", over a method
