@@ -48,8 +48,10 @@ from citerag.answer.asked import (
     joins_things,
     label_scored,
     leading_scope,
+    lists_reference,
     opens_with_label,
     reads_contents,
+    reference_marks,
     split_parts,
     subsection_of,
     title_ranks,
@@ -191,7 +193,7 @@ class AgentWorkflow(Workflow):
         if self.graph is not None and merged:
             added = self._expand(st, merged)
         listed = self._contents(st) if st.counters.rounds == 1 else []
-        fronted = (self._front(st) + self._titled(st)) if st.counters.rounds == 1 else []
+        fronted = (self._front(st) + self._titled(st) + self._referenced(st)) if st.counters.rounds == 1 else []
         st.event("retrieve", round=st.counters.rounds, queries=[q for q, _ in ev.queries],
                  hits=[h.chunk_id for h in merged], graph_added=added, contents_added=listed,
                  front_added=fronted, tool_calls=st.counters.tool_calls)
@@ -388,6 +390,21 @@ class AgentWorkflow(Workflow):
         st.hits = [h for h in st.hits if h.chunk_id != found]
         st.hits.append(Hit(0, Location.of(self.store.by_id[found]), 0.0, {"contents": 1, "looked_up": 1}, {}))
         return [found]
+
+    def _referenced(self, st: AgentState) -> list[str]:
+        """For a question naming a reference of a document by its mark ("which paper does X cite
+        as reference [25]?"), the chunk of that document holding the entry for the mark: the entry
+        shares few words with the question (names, a title, a year), and retrieval finds the
+        passages citing the work, or the entries beside it, as readily. It takes a looked-up slot."""
+        docs = set(st.qa.docs)
+        marks = reference_marks(st.qa.text) if docs else ()
+        found = [next((c.chunk_id for c in self.store.chunks if c.doc_id in docs and lists_reference(m, c.text)), None)
+                 for m in marks]
+        found = list(dict.fromkeys(cid for cid in found if cid is not None))
+        st.hits = [h for h in st.hits if h.chunk_id not in found]
+        st.hits += [Hit(0, Location.of(self.store.by_id[cid]), 0.0, {"contents": 1, "looked_up": 1}, {})
+                    for cid in found]
+        return found
 
     def _expand(self, st: AgentState, hits: list[Hit]) -> list[str]:
         g = self.params.agent.graph

@@ -590,6 +590,13 @@ def entry_of_kind(kind: str, entry: str) -> bool:
     return not m and bool(_NUMBERED_ROW.match(entry))  # a section or an appendix (an index's term numbers none)
 
 
+def names_part(kind: str, text: str) -> bool:
+    """Does prose name a part of the kind by its number ("… is covered in Chapter 11 of this
+    document")? Such a cross-reference says which chapter covers a thing when no contents entry
+    is at hand."""
+    return re.search(rf"\b{kind}\s+(?:\d{{1,3}}|[A-Z])\b", text, re.I) is not None
+
+
 def at_asked_level(question: str, entries: list[str]) -> list[str]:
     """The contents entries of the level and kind the question asks for (none when the list holds
     none; all when it names no kind of part)."""
@@ -881,6 +888,34 @@ def kin(word: str) -> tuple[str, ...]:
 # then authors and a year in parentheses.
 _ENTRY_LABEL = r"\[[\w.+-]{1,12}\]:?\s+"
 REFERENCE_ENTRY = re.compile(rf"^(?:[-*•]\s+)?{_ENTRY_LABEL}[^|]*\(\d{{4}}[a-z]?\)")
+# "which authors does reference [23] list?" → "[23] Lee A, Ng B (2022) …": an answer opening with
+# an entry states its authors by their place, before the year
+_KIND_FORMS["author"] = REFERENCE_ENTRY
+# A reference named by its mark in a question ("reference [25]", "what does [12] point to?"; not an
+# index, "flowables[0]", nor an interval, "[0, 1)")
+_REFERENCE_MARK = re.compile(r"(?<![\w\]])\[(\d{1,3})\](?!\s*[=(])")
+
+
+def reference_marks(question: str) -> tuple[str, ...]:
+    """The numbers of the references a question names by their marks ("[25]" → "25")."""
+    return tuple(dict.fromkeys(_REFERENCE_MARK.findall(question)))
+
+
+_LISTED_MARK = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?\[(\d{1,3})\]:?[ \t]+\S", re.M)
+
+
+def lists_reference(mark: str, text: str) -> bool:
+    """Does the text hold the reference list's entry for the mark (a line opening "[25] Name A …"),
+    not only a citation of it in a sentence ("… was broken [25].")?"""
+    return mark in _LISTED_MARK.findall(text)
+
+
+def entry_mark(text: str) -> str | None:
+    """The mark of the reference-list entry the text opens with ("[25] Robert D …" → "25")."""
+    m = _LISTED_MARK.match(text)
+    return m.group(1) if m else None
+
+
 # … anywhere in an answer, up to the next bracket (a citation marker or the next entry): its
 # authors and year, then its title (group 1)
 _ENTRY_TITLE = re.compile(rf"{_ENTRY_LABEL}[^|\[]{{0,200}}?\(\d{{4}}[a-z]?\)([^\[]{{3,300}})")

@@ -40,6 +40,7 @@ from citerag.answer.asked import (
     below_entry,
     best_form_score,
     date_line,
+    entry_mark,
     entry_of_kind,
     expands,
     front_asked,
@@ -48,8 +49,10 @@ from citerag.answer.asked import (
     joins_things,
     kind_word,
     label_scored,
+    names_part,
     numbered_title,
     reads_contents,
+    reference_marks,
     split_parts,
     states_a_default,
     subsection_of,
@@ -636,6 +639,12 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
     spent = 0  # sentence budget used: a list's items count once, context sentences and code not at all
 
     text_of = {e.key: e.text for e in evidence}
+    # a reference the question names by its mark ("reference [25]"): its entry answers, and the
+    # entries beside it in the list, sharing the question's words as much, are other works
+    marks = set(reference_marks(qa.text))
+    marked = {id(p) for p in cands if entry_mark(p.head.text) in marks} if marks else set()
+    if marked:
+        cands = [p for p in cands if id(p) in marked or entry_mark(p.head.text) is None]
 
     def take(p: Passage, part: Part) -> None:
         nonlocal spent
@@ -712,13 +721,14 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                                         rank[p.head.key], want.acronym, plurals, describes, subject, asks_io)
                           + (OPENING_BONUS if id(p.head) in opening else 0.0)
                           + (NAME_BONUS if defines_name(p.text, part_names, subject) else 0.0)
-                          + (QUOTED_BONUS if holds_any(quoted, p.text) else 0.0)
+                          + (QUOTED_BONUS if holds_any(quoted, p.text) or id(p) in marked else 0.0)
                           + (PREDICATE_BONUS if "yesno" in part.types and states_predicate(part.text, p.text) else 0.0)
                           + (DEFAULT_BONUS if default and states_a_default(p.text) else 0.0)
                           + (SAME_SECTION_BONUS if section and p.head.heading == section
                              and not _overlaps(p, chosen) else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
-                         and (located if p.head.kind == "contents" else not entry_only)
+                         and (located if p.head.kind == "contents" else not entry_only or (
+                             kind == "chapter" and names_part(kind, p.text)))
                          and (not leveled or id(p) in leveled or p.head.kind != "contents")
                          and not (conditional and p.head.kind == "step")
                          and (not same_doc or doc_of[p.head.key] == same_doc)),

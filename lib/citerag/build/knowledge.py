@@ -118,6 +118,10 @@ def mine_mentions(titles: dict[str, str], doc_texts: dict[str, str]) -> list[tup
                     out.append((f"{ts[i - 1]} {t}", d))       # "WG 12", "TR 101-2"
                 if len(t) >= 4:
                     out.append((t, d))                        # "800-227", "8545"
+                if 0 < i < len(ts) - 1:
+                    # the id without the draft or edition mark after its number, as a reader
+                    # names the document: "NIST IR 8547" for "NIST.IR.8547.ipd"
+                    out.append((" ".join(ts[:i + 1]), d))
         first = words[d][0] if words[d] else ""
         if len(first) >= 4 and first.isalpha() and word_count[first.lower()] == 1 \
                 and first.lower() in title_low and first.lower() not in STOPWORDS:
