@@ -5002,3 +5002,14 @@ def test_prose_naming_a_chapter_says_which_chapter_covers_a_thing(agents):
     answered(agents, "tech-manuals",
              "Which chapter of the ReportLab user guide covers the Graphics library and its charting package?",
              "Chapter 11")
+
+
+def test_a_contents_entry_of_another_document_is_no_answer(agents):
+    """"On which page of NIST IR 8547 is Table 2?" was answered with IR 8547's entry and then IR
+    8545's ("Table 2. Fourth-round KEM candidates … 4"), a runner-up as close: both open with the
+    label the question names. A contents entry says where a part is in its own document; when
+    the question names a document, another document's entry is no answer. (Only NIST's documents
+    number their tables alike: no manuals answer changed.)"""
+    r = ask(agents, "default", "On which page of NIST IR 8547 is Table 2?")
+    assert not r.answer.refused and "Quantum-vulnerable digital signature algorithms … 13" in r.answer.answer
+    assert "Fourth-round" not in r.answer.answer, r.answer.answer

@@ -38,7 +38,7 @@ from itertools import pairwise
 
 from citerag.answer.citations import strip_citations
 from citerag.answer.evidence import support_score
-from citerag.retrieval.query import in_section
+from citerag.retrieval.query import REFERENCE_MARK, in_section
 from citerag.text.inflect import IRREGULAR, bases, says_word, spellings, split_camel
 from citerag.text.patterns import (
     ACRONYM,
@@ -891,16 +891,14 @@ REFERENCE_ENTRY = re.compile(rf"^(?:[-*•]\s+)?{_ENTRY_LABEL}[^|]*\(\d{{4}}[a-z
 # "which authors does reference [23] list?" → "[23] Lee A, Ng B (2022) …": an answer opening with
 # an entry states its authors by their place, before the year
 _KIND_FORMS["author"] = REFERENCE_ENTRY
-# A reference named by its mark in a question ("reference [25]", "what does [12] point to?"; not an
-# index, "flowables[0]", nor an interval, "[0, 1)")
-_REFERENCE_MARK = re.compile(r"(?<![\w\]])\[(\d{1,3})\](?!\s*[=(])")
 
 
 def reference_marks(question: str) -> tuple[str, ...]:
     """The numbers of the references a question names by their marks ("[25]" → "25")."""
-    return tuple(dict.fromkeys(_REFERENCE_MARK.findall(question)))
+    return tuple(dict.fromkeys(REFERENCE_MARK.findall(question)))
 
 
+# The opening of a reference list's entry by its numbered mark ("- [25] Robert D …"), group 1
 _LISTED_MARK = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?\[(\d{1,3})\]:?[ \t]+\S", re.M)
 
 

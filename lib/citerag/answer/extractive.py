@@ -727,7 +727,10 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                           + (SAME_SECTION_BONUS if section and p.head.heading == section
                              and not _overlaps(p, chosen) else 0.0), i, p)
                          for i, p in enumerate(cands) if (not side or _has(f"{p.head.heading} {p.text}", side))
-                         and (located if p.head.kind == "contents" else not entry_only or (
+                         # (a contents entry says where a part is in its own document: of
+                         # another than the one the question names, it is no answer)
+                         and (located and (not qa.docs or doc_of[p.head.key] in qa.docs)
+                              if p.head.kind == "contents" else not entry_only or (
                              kind == "chapter" and names_part(kind, p.text)))
                          and (not leveled or id(p) in leveled or p.head.kind != "contents")
                          and not (conditional and p.head.kind == "step")

@@ -38,10 +38,13 @@ _SUBJECT = re.compile(
 # … or names it after the verb anywhere: "How does the glossary define a widget combiner?"
 _DEFINES = re.compile(r"\bdefines?\s+(?:an?\s+|the\s+)?(.+?)\s*\??$", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+# A reference named by its mark ("reference [25]", "what does [12] point to?"; not an index,
+# "flowables[0]", nor an interval, "[0, 1)"): its number is group 1
+REFERENCE_MARK = re.compile(r"(?<![\w\]])\[(\d{1,3})\](?!\s*[=(])")
 _ASKS_CITED = re.compile(r"\b(?:cites?|cited|citing|references|reference\s+list|bibliography|paper|papers|article|"
                          r"articles|who wrote|authors?)\b"
-                         # … or a reference by its mark ("What is reference [1] of X?", "what does [12] point to?")
-                         r"|(?<![\w\]])\[\d{1,3}\](?!\s*[=(])", re.I)
+                         # … or a reference by its mark ("What is reference [1] of X?")
+                         rf"|{REFERENCE_MARK.pattern}", re.I)
 # A broad question names a thing and asks for the whole of it: "what is SSO", "explain GX-SIG",
 # "what are the SSO standards". Its answer is in a document's abstract or introduction.
 _BROAD = re.compile(r"^(?:what\s+(?:is|are|was|were)(?:\s+the)?|explain|describe|tell\s+me\s+about|"
