@@ -48,7 +48,7 @@ from citerag.answer.asked import (
     joins_things,
     label_scored,
     leading_scope,
-    lists_reference,
+    listed_marks,
     opens_with_label,
     reads_contents,
     reference_marks,
@@ -396,15 +396,13 @@ class AgentWorkflow(Workflow):
         as reference [25]?"), the chunk of that document holding the entry for the mark: the entry
         shares few words with the question (names, a title, a year), and retrieval finds the
         passages citing the work, or the entries beside it, as readily. It takes a looked-up slot."""
-        docs = set(st.qa.docs)
-        marks = reference_marks(st.qa.text) if docs else ()
-        found = [next((c.chunk_id for c in self.store.chunks if c.doc_id in docs and lists_reference(m, c.text)), None)
-                 for m in marks]
-        found = list(dict.fromkeys(cid for cid in found if cid is not None))
-        st.hits = [h for h in st.hits if h.chunk_id not in found]
-        st.hits += [Hit(0, Location.of(self.store.by_id[cid]), 0.0, {"contents": 1, "looked_up": 1}, {})
-                    for cid in found]
-        return found
+        marks = reference_marks(st.qa.text) if st.qa.docs else ()
+        if not marks:
+            return []
+        entries = _reference_entries(self.store)
+        # (of several named documents listing the mark, the first in the store's order)
+        found = [min((entries[(d, m)] for d in st.qa.docs if (d, m) in entries), default=None) for m in marks]
+        return self._looked_up(st, [(0.0, cid) for _, cid in dict.fromkeys(f for f in found if f)], relevant=True)
 
     def _expand(self, st: AgentState, hits: list[Hit]) -> list[str]:
         g = self.params.agent.graph
@@ -472,6 +470,22 @@ def _contents_lists(store: IndexStore) -> dict[str, list[str]]:
         found = {c.chunk_id: contents_entries(c.text) for c in store.chunks}
         _CONTENTS[key] = {cid: entries for cid, entries in found.items() if len(entries) >= 3}
     return _CONTENTS[key]
+
+
+_REFERENCES: dict[int, dict[tuple[str, str], tuple[int, str]]] = {}
+
+
+def _reference_entries(store: IndexStore) -> dict[tuple[str, str], tuple[int, str]]:
+    """(doc id, reference mark) → (position, id) of the first chunk holding that document's list
+    entry for the mark; read once per store."""
+    key = id(store)
+    if key not in _REFERENCES:
+        found: dict[tuple[str, str], tuple[int, str]] = {}
+        for i, c in enumerate(store.chunks):
+            for m in listed_marks(c.text):
+                found.setdefault((c.doc_id, m), (i, c.chunk_id))
+        _REFERENCES[key] = found
+    return _REFERENCES[key]
 
 
 _GRAPHS: dict[int, Any] = {}

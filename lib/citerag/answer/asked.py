@@ -858,9 +858,16 @@ _PLACED_BITS = re.compile(r"\b(?:leftmost|rightmost|initial|final|first|last|hig
                           r"(?:least|most)\s+significant)\W+(?:[\w.,]+\W+){0,3}?(?:bits?|bytes?)\b", re.I)
 # Words for a short form: the answer states one by spelling an acronym out, whatever it calls it.
 _SHORT_FORMS = frozenset({"acronym", "abbreviation", "initialism"})
+# A reference-list entry: a bracketed label (some lists put a colon after it: "[ABC10]: Name A …"),
+# then authors and a year in parentheses.
+_ENTRY_LABEL = r"\[[\w.+-]{1,12}\]:?\s+"
+REFERENCE_ENTRY = re.compile(rf"^(?:[-*•]\s+)?{_ENTRY_LABEL}[^|]*\(\d{{4}}[a-z]?\)")
 # Kinds an answer states by a form of their own rather than by their word, by stem: an edition
 # as a reference list abbreviates it ("3rd Ed."), arguments as a call lists them, a direction.
 _KIND_FORMS = {"edition": re.compile(r"\b\d+(?:st|nd|rd|th)\s+ed\b", re.I),
+               # "which authors does reference [23] list?" → "[23] Lee A, Ng B (2022) …": an answer
+               # opening with an entry states its authors by their place, before the year
+               "author": REFERENCE_ENTRY,
                # "which arguments does f take?" → "f(x, y, r)": a call's list states its arguments
                "argument": re.compile(r"[\w.]\(\s*[\w*.='\"]+(?:\s*,\s*[\w*.='\"]+)+\s*\)"),
                # "in which direction …" → "… moves down", "from the encapsulator to the decapsulator"
@@ -884,13 +891,6 @@ def kin(word: str) -> tuple[str, ...]:
 
 # An "address" is typed only as an e-mail, web or IP address ("to which e-mail address …" is answered
 # by "… addressed to: x@y.org"); a bare "address" may be a data structure ("which address does X set").
-# A reference-list entry: a bracketed label (some lists put a colon after it: "[ABC10]: Name A …"),
-# then authors and a year in parentheses.
-_ENTRY_LABEL = r"\[[\w.+-]{1,12}\]:?\s+"
-REFERENCE_ENTRY = re.compile(rf"^(?:[-*•]\s+)?{_ENTRY_LABEL}[^|]*\(\d{{4}}[a-z]?\)")
-# "which authors does reference [23] list?" → "[23] Lee A, Ng B (2022) …": an answer opening with
-# an entry states its authors by their place, before the year
-_KIND_FORMS["author"] = REFERENCE_ENTRY
 
 
 def reference_marks(question: str) -> tuple[str, ...]:
@@ -902,10 +902,15 @@ def reference_marks(question: str) -> tuple[str, ...]:
 _LISTED_MARK = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?\[(\d{1,3})\]:?[ \t]+\S", re.M)
 
 
+def listed_marks(text: str) -> list[str]:
+    """The marks of the reference-list entries the text holds (lines opening "[25] Name A …"),
+    not those of citations in its sentences ("… was broken [25].")."""
+    return _LISTED_MARK.findall(text)
+
+
 def lists_reference(mark: str, text: str) -> bool:
-    """Does the text hold the reference list's entry for the mark (a line opening "[25] Name A …"),
-    not only a citation of it in a sentence ("… was broken [25].")?"""
-    return mark in _LISTED_MARK.findall(text)
+    """Does the text hold the reference list's entry for the mark?"""
+    return mark in listed_marks(text)
 
 
 def entry_mark(text: str) -> str | None:
