@@ -107,13 +107,22 @@ def front_lines(ev: Evidence) -> list[Unit]:
 _LEFT_SIDE = re.compile(r"[\w)\]]\s*=\s*$")
 
 
+# A line of code continued on the next one, ending on one backslash ("draw label "x" at \\"); a
+# doubled backslash is a line break of markup, not a continuation.
+_CONTINUED = re.compile(r"(?<!\\)\\\s*$")
+
+
 def _join_equations(paras: list[str]) -> list[str]:
     """Paragraphs with an equation's left side, ending on "=", joined to the paragraph that holds
     its right side: apart, one states what is defined and the other what it is, neither the
-    definition."""
+    definition. So is a line of code continued by a backslash to the paragraph that continues it:
+    a layout that set each continued line apart split one command into pieces, the first of them
+    all an announced example was read as (the values sat in the pieces after it)."""
     out: list[str] = []
     for para in paras:
-        if out and _LEFT_SIDE.search(out[-1]) and para.strip():
+        if out and _CONTINUED.search(out[-1]) and para.strip():
+            out[-1] = f"{out[-1].rstrip()}\n{para.strip()}"
+        elif out and _LEFT_SIDE.search(out[-1]) and para.strip():
             out[-1] = f"{out[-1].rstrip()} {para.strip()}"
         else:
             out.append(para)
@@ -256,7 +265,8 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
                 for pair in re.finditer(_PAIR, ln):
                     add(f"{pair.group(1)}: {pair.group(2)}", "definition")
                 continue
-            kv, numbered = _LABELLED.match(ln), _NUMBERED_LABEL.match(ln)
+            # (an item of a list may be such a line: "- Marks size max increase: 0.20")
+            kv, numbered = _LABELLED.match(_BULLET.sub("", ln, count=1)), _NUMBERED_LABEL.match(ln)
             kv = kv if kv and len(kv.group(2).split()) <= 12 else numbered if numbered and len(
                 split_prose(numbered.group(2))) == 1 else None
             if kv and not IO_LINE.match(ln) and not has_pseudocode(ln):
@@ -483,7 +493,7 @@ def entry_terms(text: str) -> list[str]:
 
 # A short labelled line states a fact as a pair ("Status: Final", "Published: 2024"),
 # too short to pass as a statement; algorithm Input/Output lines are read with their algorithm.
-_LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: [A-Za-z]+){0,4})\s?:\s+(\S.*)$")
+_LABELLED = re.compile(r"^([A-Z][A-Za-z]+(?: (?:[A-Za-z]+|&|\([A-Z]+\))){0,4})\s?:\s+(\S.*)$")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*", re.I)
 # A person's name (two or more capitalised words, an initial among them at most) and a role after a
 # comma, ending the line ("Ann B. Lee, Secretary", "Bo Chan, Director of the Widget Laboratory").
