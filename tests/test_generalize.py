@@ -5035,3 +5035,17 @@ def test_a_labelled_list_item_and_a_continued_code_line_are_read_whole(agents):
              "parameters?", "0.20")
     answered(agents, "tech-manuals", "How do you put a Gri label 0.15 cm to the right of a location given in user "
              "coordinates?", "xusertocm")
+
+
+def test_an_adjective_is_known_from_its_adverb(agents):
+    """"Is the external/internal split for ML-DSA key generation a functional change from the
+    draft FIPS, or only editorial?" was refused: no retrieved passage wrote "functional", taken
+    for the kind of change asked about, though the answer says "… a purely editorial change, as the
+    external key generation algorithm is functionally equivalent …". A word is known from its
+    adverb in -ly as from its inflections. (No manuals answer changed.)"""
+    from citerag.answer.answerer import _in_corpus
+
+    assert _in_corpus("functional", {"functionally", "equivalent"})
+    assert not _in_corpus("functional", {"function", "equivalent"})
+    answered(agents, "default", "Is the external/internal split for ML-DSA key generation a functional change from "
+             "the draft FIPS, or only editorial?", "purely editorial")

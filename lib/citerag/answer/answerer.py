@@ -150,8 +150,9 @@ def _in_corpus(word: str, vocab: set[str]) -> bool:
     if token_set(word) & vocab:
         return True
     # … in its other spelling too: a question says "initialising", an American manual "initializing";
-    # and a verb in -yze by the noun of its action ("cryptanalyze" by "cryptanalysis")
-    return any(f + e in vocab for f in word_roots(low) | spellings(low) for e in ENDINGS)
+    # and a verb in -yze by the noun of its action ("cryptanalyze" by "cryptanalysis"); and an
+    # adjective by its adverb ("a functional change" where the text says "functionally equivalent")
+    return any(f + e in vocab for f in word_roots(low) | spellings(low) for e in (*ENDINGS, "ly"))
 
 
 def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:
