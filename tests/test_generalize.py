@@ -5049,3 +5049,24 @@ def test_an_adjective_is_known_from_its_adverb(agents):
     assert not _in_corpus("functional", {"function", "equivalent"})
     answered(agents, "default", "Is the external/internal split for ML-DSA key generation a functional change from "
              "the draft FIPS, or only editorial?", "purely editorial")
+
+
+def test_a_sentence_a_layout_broke_into_list_items_is_read_whole(agents):
+    """"Which laboratories belong to the intended audience of the transition report?" was refused:
+    IR 8547's layout set its audience sentence line by line as list items ("- This document is
+    intended for a broad audience, including federal agencies, technology", "- providers, …
+    (CMVP)", "- laboratories. These groups …"), and the last piece, "laboratories.", was dropped
+    as no statement. An item opening on a capital, of a sentence's length, with no mark ending it,
+    is joined to the items after it that open in lower case, up to the sentence's end. (No
+    manuals verdict changed.)"""
+    texts = unit_texts("", "- This document is intended for a broad audience, including agencies, technology\n\n"
+                       "- providers, and Widget Validation Program\n\n- laboratories. These groups plan the move.")
+    assert texts[0] == ("This document is intended for a broad audience, including agencies, technology providers, "
+                        "and Widget Validation Program laboratories."), texts
+    # items that end as sentences stay a list
+    texts = unit_texts("", "Two options are offered here:\n\n- The first one draws the x axis with its ticks.\n\n"
+                       "- the second one draws the y axis with its ticks.")
+    assert texts[1:] == ["The first one draws the x axis with its ticks.",
+                         "the second one draws the y axis with its ticks."], texts
+    answered(agents, "default", "Which laboratories belong to the intended audience of the transition report?",
+             "Cryptographic Module Validation Program (CMVP) laboratories")

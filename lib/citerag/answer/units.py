@@ -112,20 +112,41 @@ _LEFT_SIDE = re.compile(r"[\w)\]]\s*=\s*$")
 _CONTINUED = re.compile(r"(?<!\\)\\\s*$")
 
 
+def _broken_item(para: str, nxt: str) -> bool:
+    """A sentence a layout set line by line as list items ("- This document is intended for a broad
+    audience, including federal agencies, technology" then "- providers, standards organizations,
+    …"): an item opening on a capital, of a sentence's length, with no mark ending it, then an item
+    opening in lower case."""
+    if "\n" in para.strip() or not (_BULLET.match(para) and _BULLET.match(nxt)):
+        return False
+    said, more = _BULLET.sub("", para, count=1).strip(), _BULLET.sub("", nxt, count=1).strip()
+    return said[:1].isupper() and len(said.split()) >= 6 and not re.search(r"[.:;!?]$", said) \
+        and more[:1].islower()
+
+
 def _join_equations(paras: list[str]) -> list[str]:
     """Paragraphs with an equation's left side, ending on "=", joined to the paragraph that holds
     its right side: apart, one states what is defined and the other what it is, neither the
     definition. So is a line of code continued by a backslash to the paragraph that continues it:
     a layout that set each continued line apart split one command into pieces, the first of them
-    all an announced example was read as (the values sat in the pieces after it)."""
+    all an announced example was read as (the values sat in the pieces after it). And a sentence
+    a layout broke into list items is joined again (its last piece, "laboratories.", was dropped
+    as no statement)."""
     out: list[str] = []
+    broken = False  # the paragraph before ended a piece of a broken sentence
     for para in paras:
-        if out and _CONTINUED.search(out[-1]) and para.strip():
+        if out and (broken or _broken_item(out[-1], para)) and _BULLET.match(para) and para.strip()[2:3].islower():
+            out[-1] = f"{out[-1].rstrip()} {_BULLET.sub('', para.strip(), count=1)}"
+            broken = not re.search(r"[.:;!?]$", out[-1].rstrip())
+        elif out and _CONTINUED.search(out[-1]) and para.strip():
             out[-1] = f"{out[-1].rstrip()}\n{para.strip()}"
+            broken = False
         elif out and _LEFT_SIDE.search(out[-1]) and para.strip():
             out[-1] = f"{out[-1].rstrip()} {para.strip()}"
+            broken = False
         else:
             out.append(para)
+            broken = False
     return out
 
 
