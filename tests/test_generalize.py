@@ -5070,3 +5070,23 @@ def test_a_sentence_a_layout_broke_into_list_items_is_read_whole(agents):
                          "the second one draws the y axis with its ticks."], texts
     answered(agents, "default", "Which laboratories belong to the intended audience of the transition report?",
              "Cryptographic Module Validation Program (CMVP) laboratories")
+
+
+def test_a_numbered_line_of_a_named_algorithm_is_answered_by_that_step(agents):
+    """"In FIPS 204, what does line 7 of ML-DSA.Sign_internal compute?" was answered with prose
+    about the algorithm, and "what does line 3 of ML-KEM.Decaps_internal extract …?" with line 1
+    (its comment shares "extract … key"): by words alone, the step the question names by its number
+    lost. A question naming lines of a named algorithm is answered by its title and those steps,
+    with a comment the layout set on the line after a step; not a question asking why (the reason
+    is prose). (No manuals question names a numbered line: no manuals answer changed.)"""
+    from citerag.answer.asked import asked_lines
+
+    assert asked_lines("What do lines 1 through 3 of X compute, and what does line 4 do?") == (1, 2, 3, 4)
+    assert asked_lines("Which lines 10 and 12 of X extract idxtree?") == (10, 12)
+    assert asked_lines("Which lines of X extract idxtree?") == ()
+    answered(agents, "default", "In FIPS 204, what does line 7 of ML-DSA.Sign_internal compute?",
+             "compute private random seed")
+    answered(agents, "default", "What does line 3 of ML-KEM.Decaps_internal extract from the decapsulation key?",
+             "extract hash of PKE encryption key")
+    answered(agents, "default", "Why was domain separation added to line 1 of Algorithm 6 in FIPS 204?",
+             "misuse resistance")

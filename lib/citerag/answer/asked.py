@@ -425,6 +425,23 @@ def asked_number(question: str) -> str:
     return "figure" if kind.startswith("fig") else kind
 
 
+# "line 7 of X", "at line 8", "lines 1 through 3", "lines 10 and 12": numbered lines of an algorithm,
+# each number or range (group 1, and group 2 ending a range), then more joined by "and" or commas
+_LINES_ASKED = re.compile(r"\blines?\s+(\d{1,3})(?:\s*(?:-|–|through|to)\s*(\d{1,3}))?"
+                          r"((?:\s*(?:,\s*and|,|and)\s*\d{1,3}(?!\s*[-–]?\s*(?:bytes?|bits?)\b))*)", re.I)
+
+
+def asked_lines(question: str) -> tuple[int, ...]:
+    """The line numbers of a numbered procedure the question asks about ("what does line 3 of X
+    extract?" → (3,); "what do lines 1 through 3 … and line 4 …" → (1, 2, 3, 4)), else ()."""
+    out: list[int] = []
+    for m in _LINES_ASKED.finditer(question):
+        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+        out += range(first, last + 1) if 0 < last - first < 30 else [first]
+        out += [int(n) for n in re.findall(r"\d+", m.group(3))]
+    return tuple(dict.fromkeys(out))
+
+
 def numbered_title(kind: str, name: str) -> re.Pattern[str]:
     """A title line giving `name` its number: the kind word, the label, a separator at most, then
     the name as a whole word ("Algorithm 39 MakeHint(z, r)", "Table 5, Widget sizes")."""

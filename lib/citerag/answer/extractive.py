@@ -30,6 +30,7 @@ from citerag.answer.asked import (
     answer_types,
     asked,
     asked_heads,
+    asked_lines,
     asked_number,
     asked_part_kind,
     asked_subsections,
@@ -432,6 +433,9 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     if numbered:
         return Draft(_cite_all(numbered), "number", [1.0], [1.0], [], 1.0)
     score = Scorer(qa, idf, ordinary)
+    lines = _lines_asked(qa, all_units, score)
+    if lines:
+        return Draft(_cite_all(lines), "lines", [1.0], [1.0], [], 1.0)
     neighbour = _array_neighbour(qa, evidence, score)
     if neighbour:
         return Draft(_cite_all(neighbour), "sequence", [1.0], [1.0], [], 1.0)
@@ -1462,6 +1466,52 @@ def _with_description(steps: list[Unit], all_units: list[Unit]) -> list[Unit]:
 
 def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
     """The title and numbered steps of the algorithm the question names (or scores best on)."""
+    us = _named_algorithm(qa, all_units, score)
+    if not us:
+        return []
+    title = next((u for u in us if u.kind == "title"), None)
+    steps = [u for u in us if u.kind == "step"]
+    head = [title] if title else []
+    if title is not None:  # the sentence under the title says what the algorithm does
+        after = next((u for u in all_units[all_units.index(title) + 1:] if u.key == title.key), None)
+        if after is not None and after.kind == "sentence" and not IO_LINE.match(after.text):
+            head.append(after)
+    return head + steps[:25]
+
+
+# A numbered step's number ("3: h ← dk[768k + 32 ∶ 768k + 64]")
+_STEP_NUMBER = re.compile(r"\s*(\d{1,3}):")
+
+
+def _lines_asked(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
+    """"What does line 3 of X extract?": the named algorithm's title and its steps of those numbers.
+    The question names the step itself; by words alone, a step that merely shares them (line 1's
+    "extract (from KEM decaps key) …") or the prose about the algorithm won over it. Nothing for a
+    question asking why (the reason is prose), for a part that names no line, or when the named
+    algorithm's steps in the evidence hold none of those numbers."""
+    parts = split_parts(qa.text)
+    lines = set(asked_lines(qa.text))
+    if not lines or "reason" in answer_types(qa.text) or not all(asked_lines(p) for p in parts):
+        return []
+    us = _named_algorithm(qa, all_units, score)
+    steps = [u for u in us if u.kind == "step" and (m := _STEP_NUMBER.match(u.text)) and int(m.group(1)) in lines]
+    if not steps:
+        return []
+    out = [u for u in us if u.kind == "title"][:1]
+    for step in steps:
+        out.append(step)
+        # a step's comment a layout set on the next line ("3: h ← dk[…]" over "- extract hash of …")
+        at = next(i for i, u in enumerate(all_units) if u is step)
+        nxt = all_units[at + 1] if at + 1 < len(all_units) else None
+        if nxt is not None and nxt.kind == "sentence" and nxt.key == step.key and nxt.block == step.block \
+                and nxt.text[:1].islower():
+            out.append(nxt)
+    return out
+
+
+def _named_algorithm(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
+    """The title and steps of the algorithm the question names (by its number, an identifier in its
+    title, or its name), else []: steps of an algorithm the question does not name answer nothing."""
     groups: dict[str, list[Unit]] = {}
     for u in all_units:
         if u.kind in ("title", "step") and u.group:
@@ -1488,11 +1538,4 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
     if qa.identifiers and not any(i.lower() in title_low for i in qa.identifiers) and re.search(
             r"\w[._]\w", us[0].group):
         return []  # "Algorithm 19" of another document, titled with another name than the asked one
-    title = next((u for u in us if u.kind == "title"), None)
-    steps = [u for u in us if u.kind == "step"]
-    head = [title] if title else []
-    if title is not None:  # the sentence under the title says what the algorithm does
-        after = next((u for u in all_units[all_units.index(title) + 1:] if u.key == title.key), None)
-        if after is not None and after.kind == "sentence" and not IO_LINE.match(after.text):
-            head.append(after)
-    return head + steps[:25]
+    return us
