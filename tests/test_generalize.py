@@ -5090,3 +5090,24 @@ def test_a_numbered_line_of_a_named_algorithm_is_answered_by_that_step(agents):
              "extract hash of PKE encryption key")
     answered(agents, "default", "Why was domain separation added to line 1 of Algorithm 6 in FIPS 204?",
              "misuse resistance")
+
+
+def test_what_a_named_code_example_sets_is_answered_by_its_setter_calls(agents):
+    """"In the ReportLab user guide's coords example, which font and size does the canvas set?"
+    was answered with prose about the mirror example (which calls coords(canvas)), and "what line
+    width and stroke colour does the variousshapes example set?" with prose on style properties:
+    the code lines of the example itself share few words with the question, hidden inside names
+    ("c.setFont(…)", "setStrokeColorRGB(…)"). For a question asking what a named example sets, the
+    setter calls of the code defining a function of that name are read by the words inside their
+    names, either spelling ("colour"), one call per asked word. Not for what an example draws,
+    imports or starts a value at, measured: those are no setter's call. (NIST writes no code
+    examples: no NIST answer changed.)"""
+    from citerag.answer.asked import example_name
+
+    assert example_name("In the user guide's coords example, which font does the canvas set?") == "coords"
+    assert example_name("By how much does the translate function move the origin?") == "translate"
+    assert example_name("What does the guide's example show?") == ""
+    answered(agents, "tech-manuals", "In the ReportLab user guide's coords example, which font and size does the "
+             "canvas set?", 'setFont("Times-Roman", 20)')
+    r = ask(agents, "tech-manuals", "What line width and stroke colour does the variousshapes example set?")
+    assert "setLineWidth(4)" in r.answer.answer and "setStrokeColorRGB(0, 0.2, 0.7)" in r.answer.answer, r.answer.answer

@@ -349,6 +349,19 @@ def asks_example(question: str) -> bool:
     return _EXAMPLE.search(question) is not None
 
 
+# "the coords example", "the translate function": a name before "example" or "function"
+_EXAMPLE_NAMED = re.compile(r"(?<![\w'’])([A-Za-z_][A-Za-z0-9_]{2,})\s+(?:example|function)\b")
+
+
+def example_name(question: str) -> str:
+    """The name the question gives an example ("in ReportLab's coords example, which font …" →
+    "coords"), which a code example defines as a function of that name, else ""."""
+    for m in _EXAMPLE_NAMED.finditer(question):
+        if m.group(1).lower() not in STOPWORDS:
+            return m.group(1)
+    return ""
+
+
 def asks_document_front(question: str, doc_mentions: tuple[str, ...]) -> bool:
     """Does the question ask a document's title or date, naming the document by its name alone
     ("What is the title of DOC 9?", not "… of reference [33] of DOC 9?")?"""

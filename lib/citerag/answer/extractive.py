@@ -13,6 +13,7 @@ construction; the verifier still checks it like any other backend's output.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
@@ -43,6 +44,7 @@ from citerag.answer.asked import (
     date_line,
     entry_mark,
     entry_of_kind,
+    example_name,
     expands,
     front_asked,
     front_phrase,
@@ -75,7 +77,7 @@ from citerag.retrieval.query import (
     in_section,
 )
 from citerag.retrieval.rerank import is_overview
-from citerag.text.inflect import bases, says_word
+from citerag.text.inflect import bases, says_word, spellings
 from citerag.text.patterns import (
     ACRONYM,
     CAMEL_NAME,
@@ -433,6 +435,9 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     if numbered:
         return Draft(_cite_all(numbered), "number", [1.0], [1.0], [], 1.0)
     score = Scorer(qa, idf, ordinary)
+    example = _example_lines(qa, evidence, all_units)
+    if example:
+        return Draft(_cite_all(example), "example", [1.0], [1.0], [], 1.0)
     lines = _lines_asked(qa, all_units, score)
     if lines:
         return Draft(_cite_all(lines), "lines", [1.0], [1.0], [], 1.0)
@@ -1507,6 +1512,70 @@ def _lines_asked(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
                 and nxt.text[:1].islower():
             out.append(nxt)
     return out
+
+
+# A setter's call in code: "c.setFont(", "setLineWidth("
+_SETTER = re.compile(r"(?:^|\.)set[A-Z]\w*\s*\(")
+_ASKS_SET = re.compile(r"\bset(?:s|ting)?\b", re.I)
+
+
+def _example_lines(qa: QueryAnalysis, evidence: list[Evidence], all_units: list[Unit]) -> list[Unit]:
+    """"In the user guide's coords example, which font and size does the canvas set?": the setter
+    calls of the code example defining a function of that name ("def coords(canvas): …") that name
+    what is asked ("c.setFont("Times-Roman", 20)"), by the words inside their names (camel case
+    split, either spelling). By words alone, prose about another example calling it (the mirror
+    example "calls coords(canvas)") won. A call is chosen while it names an asked word no chosen
+    call names yet; words most lines of the example write ("canvas") tell none apart. Nothing when
+    the evidence defines no such function, or no setter of it names an asked word."""
+    name = example_name(qa.text)
+    # Only for a question asking what the example sets: what it draws, imports or starts a value
+    # at is no setter's call (nor how much a value changes line by line, nor a reason).
+    if not name or not _ASKS_SET.search(qa.text) or re.search(r"\bhow (?:much|many)\b", qa.text, re.I) \
+            or "reason" in answer_types(qa.text):
+        return []
+    opening = re.compile(rf"^\s*def\s+{re.escape(name)}\s*\(", re.I | re.M)
+    for ev in evidence:
+        m = opening.search(ev.text)
+        if not m:
+            continue
+        block = ev.text[m.start():].strip().split("\n\n", 1)[0].split("\n")
+        lines = [ln.strip() for ln in block[1:] if ln.strip()]
+        mine = {u.text: u for u in all_units if u.key == ev.key and u.kind in ("code", "sentence")}
+        code = [(mine[ln], _code_words(ln)) for ln in lines if ln in mine]
+        if len(code) < 2:
+            return []
+        common = {w for w in code[0][1] if sum(w in ws for _u, ws in code) * 2 > len(code)}
+        # only a setter's call names what it sets ("c.setFont(…)"); the last of equals is the value
+        # the example ends on (a loop sets its colours in turn, then the word's own)
+        code = [c for c in code if _SETTER.search(c[0].text)][::-1]
+        # the example's arguments ("def coords(canvas)") and the document's name say whose lines,
+        # not which (its own name may be a variable it sets: "charspace = charspace + 0.5")
+        args = re.search(r"\(([^)]*)\)", block[0])
+        given = _code_words(args.group(1) if args else "") | {
+            w for d in (*qa.doc_mentions, *qa.docs) for w in _code_words(d)}
+        # (two words of the question written as one name count too: "horizontal scale" → horizontalscale)
+        said = re.findall(r"[a-z]+", qa.text.lower())
+        joined = {stem(a + b) for a, b in itertools.pairwise(said)}
+        asked_words = ({stem(v) for w in qa.content_words for v in spellings(w.lower())} | joined) - common - given
+        chosen: list[Unit] = []
+        covered: set[str] = set()
+        while True:
+            if not code:
+                break
+            unit, ws = max(code, key=lambda c: len((c[1] & asked_words) - covered))  # (the last of equals)
+            gain = (ws & asked_words) - covered
+            if not gain:
+                break
+            chosen.append(unit)
+            covered |= gain
+        return sorted(chosen, key=lambda u: u.order)
+    return []
+
+
+def _code_words(line: str) -> set[str]:
+    """The stemmed words of a line of code, the words inside its names among them
+    ("c.setStrokeColorRGB(…)" → set, stroke, color, rgb), each in either spelling."""
+    return {stem(v) for w in re.findall(r"[A-Za-z]+", _name_words(line)) for v in spellings(w.lower())}
 
 
 def _named_algorithm(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
