@@ -440,6 +440,7 @@ def asked_number(question: str) -> str:
 
 # "line 7 of X", "at line 8", "lines 1 through 3", "lines 10 and 12": numbered lines of an algorithm,
 # each number or range (group 1, and group 2 ending a range), then more joined by "and" or commas
+# (group 3; a number of bytes or bits after "and" is no line: "line 2 and 32 bytes")
 _LINES_ASKED = re.compile(r"\blines?\s+(\d{1,3})(?:\s*(?:-|–|through|to)\s*(\d{1,3}))?"
                           r"((?:\s*(?:,\s*and|,|and)\s*\d{1,3}(?!\s*[-–]?\s*(?:bytes?|bits?)\b))*)", re.I)
 

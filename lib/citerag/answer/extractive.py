@@ -1559,9 +1559,7 @@ def _example_lines(qa: QueryAnalysis, evidence: list[Evidence], all_units: list[
         asked_words = ({stem(v) for w in qa.content_words for v in spellings(w.lower())} | joined) - common - given
         chosen: list[Unit] = []
         covered: set[str] = set()
-        while True:
-            if not code:
-                break
+        while code:
             unit, ws = max(code, key=lambda c: len((c[1] & asked_words) - covered))  # (the last of equals)
             gain = (ws & asked_words) - covered
             if not gain:

@@ -124,17 +124,19 @@ def _broken_item(para: str, nxt: str) -> bool:
         and more[:1].islower()
 
 
-def _join_equations(paras: list[str]) -> list[str]:
-    """Paragraphs with an equation's left side, ending on "=", joined to the paragraph that holds
-    its right side: apart, one states what is defined and the other what it is, neither the
-    definition. So is a line of code continued by a backslash to the paragraph that continues it:
-    a layout that set each continued line apart split one command into pieces, the first of them
-    all an announced example was read as (the values sat in the pieces after it). And a sentence
+def _join_broken(paras: list[str]) -> list[str]:
+    """Paragraphs a layout set apart that read as one, joined again. An equation's left side,
+    ending on "=", is joined to the paragraph that holds its right side: apart, one states what is
+    defined and the other what it is, neither the definition. So is a line of code continued by a
+    backslash to the paragraph that continues it: a layout that set each continued line apart split
+    one command into pieces, the first of them all an announced example was read as (the values sat
+    in the pieces after it). And a sentence
     a layout broke into list items is joined again (its last piece, "laboratories.", was dropped
     as no statement)."""
     out: list[str] = []
     broken = False  # the paragraph before ended a piece of a broken sentence
     for para in paras:
+        # (the letter after a one-character mark and its space opens the item in lower case)
         if out and (broken or _broken_item(out[-1], para)) and _BULLET.match(para) and para.strip()[2:3].islower():
             out[-1] = f"{out[-1].rstrip()} {_BULLET.sub('', para.strip(), count=1)}"
             broken = not re.search(r"[.:;!?]$", out[-1].rstrip())
@@ -182,7 +184,7 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
         out.append(Unit(text, ev.key, kind, len(out), group, block, heading, item, titled and prose))
         titled = titled and kind == "sentence" and not prose
 
-    paras = _join_equations(re.split(r"\n\s*\n", ev.text))
+    paras = _join_broken(re.split(r"\n\s*\n", ev.text))
     label_before = ""  # a label alone in the paragraph before ("Keywords")
     for block, para in enumerate(paras):
         # Contents-list lines ("Algorithm 19 | WG-KX.KeyGen() . . . 35") state nothing but a page.
