@@ -401,8 +401,9 @@ class AgentWorkflow(Workflow):
             return []
         entries = _reference_entries(self.store)
         # (of several named documents listing the mark, the first in the store's order)
-        found = [min((entries[(d, m)] for d in st.qa.docs if (d, m) in entries), default=None) for m in marks]
-        return self._looked_up(st, [(0.0, cid) for _, cid in dict.fromkeys(f for f in found if f)], relevant=True)
+        found = [min((entries[(d, m)] for d in st.qa.docs if (d, m) in entries), key=self.store.position.get,
+                     default=None) for m in marks]
+        return self._looked_up(st, [(0.0, cid) for cid in dict.fromkeys(f for f in found if f)], relevant=True)
 
     def _expand(self, st: AgentState, hits: list[Hit]) -> list[str]:
         g = self.params.agent.graph
@@ -432,7 +433,6 @@ def _interleave(branches: list[list[Hit]]) -> list[Hit]:
 
 
 _FRONT_CHUNKS = 3  # a title page and the page after it, one chunk or two each
-_CONTENTS: dict[int, dict[str, list[str]]] = {}
 _CONTENTS_MIN_SHARE = 0.1  # a contents entry sharing less of the question's terms names something else
 _STARTS = re.compile(r"\b(?:start|begin)s?\b", re.I)
 
@@ -462,40 +462,40 @@ def _under_parents(entries: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(" ".join([e, *(a for a in entries if below_entry(a, e))]) for e in entries)
 
 
+# What an agent derives from its store once, by the store's identity and the thing's name: a
+# batch builds many agents over one store.
+_PER_STORE: dict[tuple[int, str], Any] = {}
+
+
+def _per_store(store: IndexStore, name: str, build: Callable[[IndexStore], Any]) -> Any:
+    key = (id(store), name)
+    if key not in _PER_STORE:
+        _PER_STORE[key] = build(store)
+    return _PER_STORE[key]
+
+
 def _contents_lists(store: IndexStore) -> dict[str, list[str]]:
-    """The chunks holding a contents list or an index (three entries or more), with their entries;
-    read once per store."""
-    key = id(store)
-    if key not in _CONTENTS:
-        found = {c.chunk_id: contents_entries(c.text) for c in store.chunks}
-        _CONTENTS[key] = {cid: entries for cid, entries in found.items() if len(entries) >= 3}
-    return _CONTENTS[key]
+    """The chunks holding a contents list or an index (three entries or more), with their entries."""
+    def build(st: IndexStore) -> dict[str, list[str]]:
+        found = {c.chunk_id: contents_entries(c.text) for c in st.chunks}
+        return {cid: entries for cid, entries in found.items() if len(entries) >= 3}
+    return _per_store(store, "contents", build)
 
 
-_REFERENCES: dict[int, dict[tuple[str, str], tuple[int, str]]] = {}
-
-
-def _reference_entries(store: IndexStore) -> dict[tuple[str, str], tuple[int, str]]:
-    """(doc id, reference mark) → (position, id) of the first chunk holding that document's list
-    entry for the mark; read once per store."""
-    key = id(store)
-    if key not in _REFERENCES:
-        found: dict[tuple[str, str], tuple[int, str]] = {}
-        for i, c in enumerate(store.chunks):
+def _reference_entries(store: IndexStore) -> dict[tuple[str, str], str]:
+    """(doc id, reference mark) → id of the first chunk holding that document's list entry for the
+    mark."""
+    def build(st: IndexStore) -> dict[tuple[str, str], str]:
+        found: dict[tuple[str, str], str] = {}
+        for c in st.chunks:
             for m in listed_marks(c.text):
-                found.setdefault((c.doc_id, m), (i, c.chunk_id))
-        _REFERENCES[key] = found
-    return _REFERENCES[key]
-
-
-_GRAPHS: dict[int, Any] = {}
+                found.setdefault((c.doc_id, m), c.chunk_id)
+        return found
+    return _per_store(store, "references", build)
 
 
 def _graph(store: IndexStore):
-    key = id(store)
-    if key not in _GRAPHS:
-        _GRAPHS[key] = build_graph(store.chunks)
-    return _GRAPHS[key]
+    return _per_store(store, "graph", lambda st: build_graph(st.chunks))
 
 
 # -- running -------------------------------------------------------------------------------

@@ -1502,12 +1502,12 @@ def _lines_asked(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
     steps = [u for u in us if u.kind == "step" and (m := _STEP_NUMBER.match(u.text)) and int(m.group(1)) in lines]
     if not steps:
         return []
+    after = {id(u): nxt for u, nxt in itertools.pairwise(all_units)}
     out = [u for u in us if u.kind == "title"][:1]
     for step in steps:
         out.append(step)
         # a step's comment a layout set on the next line ("3: h ← dk[…]" over "- extract hash of …")
-        at = next(i for i, u in enumerate(all_units) if u is step)
-        nxt = all_units[at + 1] if at + 1 < len(all_units) else None
+        nxt = after.get(id(step))
         if nxt is not None and nxt.kind == "sentence" and nxt.key == step.key and nxt.block == step.block \
                 and nxt.text[:1].islower():
             out.append(nxt)

@@ -112,16 +112,15 @@ _LEFT_SIDE = re.compile(r"[\w)\]]\s*=\s*$")
 _CONTINUED = re.compile(r"(?<!\\)\\\s*$")
 
 
-def _broken_item(para: str, nxt: str) -> bool:
-    """A sentence a layout set line by line as list items ("- This document is intended for a broad
-    audience, including federal agencies, technology" then "- providers, standards organizations,
-    …"): an item opening on a capital, of a sentence's length, with no mark ending it, then an item
-    opening in lower case."""
-    if "\n" in para.strip() or not (_BULLET.match(para) and _BULLET.match(nxt)):
+def _broken_item(para: str) -> bool:
+    """An item opening a sentence a layout set line by line as list items ("- This document is
+    intended for a broad audience, including federal agencies, technology" then "- providers,
+    standards organizations, …"): one line, opening on a capital, of a sentence's length, with no
+    mark ending it."""
+    if "\n" in para.strip() or not _BULLET.match(para):
         return False
-    said, more = _BULLET.sub("", para, count=1).strip(), _BULLET.sub("", nxt, count=1).strip()
-    return said[:1].isupper() and len(said.split()) >= 6 and not re.search(r"[.:;!?]$", said) \
-        and more[:1].islower()
+    said = _BULLET.sub("", para, count=1).strip()
+    return said[:1].isupper() and len(said.split()) >= 6 and not re.search(r"[.:;!?]$", said)
 
 
 def _join_broken(paras: list[str]) -> list[str]:
@@ -130,14 +129,14 @@ def _join_broken(paras: list[str]) -> list[str]:
     defined and the other what it is, neither the definition. So is a line of code continued by a
     backslash to the paragraph that continues it: a layout that set each continued line apart split
     one command into pieces, the first of them all an announced example was read as (the values sat
-    in the pieces after it). And a sentence
-    a layout broke into list items is joined again (its last piece, "laboratories.", was dropped
-    as no statement)."""
+    in the pieces after it). And a sentence a layout broke into list items is joined again, up to
+    its end (its last piece, "laboratories.", was dropped as no statement)."""
     out: list[str] = []
     broken = False  # the paragraph before ended a piece of a broken sentence
     for para in paras:
-        # (the letter after a one-character mark and its space opens the item in lower case)
-        if out and (broken or _broken_item(out[-1], para)) and _BULLET.match(para) and para.strip()[2:3].islower():
+        # an item opening in lower case (the letter after a one-character mark and its space)
+        # continues the sentence the items before it broke off
+        if out and _BULLET.match(para) and para.strip()[2:3].islower() and (broken or _broken_item(out[-1])):
             out[-1] = f"{out[-1].rstrip()} {_BULLET.sub('', para.strip(), count=1)}"
             broken = not re.search(r"[.:;!?]$", out[-1].rstrip())
         elif out and _CONTINUED.search(out[-1]) and para.strip():
