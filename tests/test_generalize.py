@@ -5111,3 +5111,19 @@ def test_what_a_named_code_example_sets_is_answered_by_its_setter_calls(agents):
              "canvas set?", 'setFont("Times-Roman", 20)')
     r = ask(agents, "tech-manuals", "What line width and stroke colour does the variousshapes example set?")
     assert "setLineWidth(4)" in r.answer.answer and "setStrokeColorRGB(0, 0.2, 0.7)" in r.answer.answer, r.answer.answer
+
+
+def test_a_plain_adjective_is_written_by_a_degree_of_it(agents):
+    """"For very short answers, which environment can AMC use …?" was refused: no retrieved
+    passage wrote "short", the kind of thing asked about, though the manual says "For even
+    shorter answers, … the choiceshoriz environment". A passage using the adjective in a degree
+    of it writes it: a comparative after an intensifier or before "than", a superlative after
+    "the". Not a bare -er word: "printer" and "header" are nouns of their own, no degree of
+    "print" or "head"."""
+    from citerag.answer.answerer import _compared
+
+    assert _compared("short", ["For even shorter answers, one can …"])
+    assert _compared("simple", ["the simplest way is"]) and _compared("early", ["earlier than 2.6"])
+    assert not _compared("print", ["Send it to the printer."]) and not _compared("head", ["the header line"])
+    answered(agents, "tech-manuals", "For very short answers, which environment can AMC use instead of choices "
+             "to print the answers one after another?", "choiceshoriz")

@@ -604,7 +604,7 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
         if (w in _DESCRIBING or w in IRREGULAR or w in names or re.search(r"(?<![su])s$|ly$", w)
                 or (written_compound(w, written, evidence_texts) if _HYPHENATED.fullmatch(w)
                     else _in_corpus(w, written))  # a compound is known only whole
-                or _comparative(w, vocab) or w in function_words()):
+                or _comparative(w, vocab) or _compared(w, evidence_texts) or w in function_words()):
             continue  # (the function-word list loads only for a word no passage writes)
         before = question[: m.start()].split()
         prev = before[-1].lower().strip(",;:") if before else ""
@@ -653,6 +653,23 @@ def _comparative(word: str, vocab: set[str]) -> bool:
             if base in vocab or (len(base) > 2 and base[-1] == base[-2] and base[:-1] in vocab):
                 return True
     return False
+
+
+# A word in -er/-est used as a degree of an adjective: an intensifier before a comparative or "than"
+# after it ("even shorter answers", "much faster than"), "the"/"its" before a superlative ("the
+# simplest way"). Said without them, "printer" or "header" is a noun of its own, not "print" or "head".
+_DEGREE = (r"\b{w}er\s+than\b|\b(?:even|much|far|still|slightly|somewhat|bit|no|any)\s+{w}er\b"
+           r"|\b(?:the|its|their)\s+{w}est\b")
+
+
+def _compared(word: str, texts: list[str]) -> bool:
+    """"short" where a passage writes "even shorter" ("For even shorter answers, …"): a passage
+    uses the adjective the question writes plain in a degree of it (`_DEGREE`; "simpler",
+    "bigger", "earlier" too)."""
+    stems = {word[:-1] if word.endswith("e") else word, word + word[-1],
+             word[:-1] + "i" if word.endswith("y") else word}
+    pattern = re.compile("|".join(_DEGREE.format(w=re.escape(x)) for x in stems), re.I)
+    return any(pattern.search(t) for t in texts)
 
 
 def heads_a_phrase(question: str, absent: list[str]) -> list[str]:
