@@ -5127,3 +5127,23 @@ def test_a_plain_adjective_is_written_by_a_degree_of_it(agents):
     assert not _compared("print", ["Send it to the printer."]) and not _compared("head", ["the header line"])
     answered(agents, "tech-manuals", "For very short answers, which environment can AMC use instead of choices "
              "to print the answers one after another?", "choiceshoriz")
+
+
+def test_a_control_construct_of_a_named_algorithm_is_answered_by_its_steps(agents):
+    """"What condition does the while loop of gen_len2 test?" was refused (no passage said
+    "condition") and "which pre-hash functions does the switch in hash_slh_verify name?" was
+    answered with the algorithm's description: the step opening with the construct's keyword
+    states what is asked of it by its form ("6: while capacity ≤ max_checksum do", "5: case
+    SHA-256:"). Not for the construct's limits or iterations, nor a step before or inside it:
+    those are prose, a table, or another step."""
+    from citerag.answer.asked import asked_construct
+
+    assert asked_construct("and what condition does the gen_len2 while loop test?") == ("while",)
+    assert asked_construct("Which functions does the switch in X name?") == ("switch", "case")
+    assert asked_construct("What is the while-loop limit for SampleNTT?") == ()
+    assert asked_construct("What value is len initialized to before the outer loop?") == ()
+    answered(agents, "default", "What condition does the while loop of gen_len2 in FIPS 205 test?",
+             "while capacity ≤ max_checksum")
+    answered(agents, "default", "What condition does the while loop of SampleNTT in FIPS 203 test?", "while j < 256")
+    r = ask(agents, "default", "Which pre-hash functions does the switch in hash_slh_sign of FIPS 205 name?")
+    assert all(f"case {h}:" in r.answer.answer for h in ("SHA-256", "SHA-512", "SHAKE128", "SHAKE256")), r.answer.answer

@@ -818,8 +818,9 @@ def _says(word: str, text: str) -> bool:
 # Drafts that state the asked thing by their place, in words of their own: a title page's line gives
 # a document's title, date or authors ("November 2024" says neither "published" nor "date"), as a
 # contents list gives a part's sections by their numbers, a caption a table's title (and a title line
-# the number of the part it names), and an array what follows a value.
-_BY_PLACE = frozenset(("front", "byline", "subsections", "title", "number", "sequence"))
+# the number of the part it names), an array what follows a value, and a control construct's steps
+# what it tests or chooses among ("6: while capacity ≤ max_checksum do" says no "condition").
+_BY_PLACE = frozenset(("front", "byline", "subsections", "title", "number", "sequence", "construct"))
 
 
 def stated_by_place(decision: dict | None) -> bool:

@@ -456,6 +456,25 @@ def asked_lines(question: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(out))
 
 
+# "its while loop", "the for-loop", "the X while loop", "the switch in X": a control construct of a named procedure,
+# when the question asks what the construct itself says (its condition, its cases), not a limit or
+# count of its iterations nor a step before, after or inside it
+_CONSTRUCT = re.compile(r"\b(?:its|the)\s+(?:[\w.-]+\s+)?(?:(while|for)[- ]loop|(switch))\b", re.I)
+_ABOUT_ITERATIONS = re.compile(r"\b(?:limits?|bounds?|bounding|iterations?|repetitions?|unroll\w*|before|after|"
+                               r"inside|within|inner|outer|body)\b", re.I)
+
+
+def asked_construct(question: str) -> tuple[str, ...]:
+    """The keywords opening the steps of the control construct the question asks about ("what
+    condition does its while loop test?" → ("while",); "which functions does the switch in X
+    name?" → ("switch", "case")), else (). Nothing when it asks about the construct's iterations
+    or a step around it ("the while-loop limit", "before the outer loop")."""
+    m = _CONSTRUCT.search(question)
+    if not m or _ABOUT_ITERATIONS.search(question):
+        return ()
+    return (m.group(1).lower(),) if m.group(1) else ("switch", "case")
+
+
 def numbered_title(kind: str, name: str) -> re.Pattern[str]:
     """A title line giving `name` its number: the kind word, the label, a separator at most, then
     the name as a whole word ("Algorithm 39 MakeHint(z, r)", "Table 5, Widget sizes")."""

@@ -30,6 +30,7 @@ from citerag.answer.asked import (
     Part,
     answer_types,
     asked,
+    asked_construct,
     asked_heads,
     asked_lines,
     asked_number,
@@ -440,7 +441,8 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
         return Draft(_cite_all(example), "example", [1.0], [1.0], [], 1.0)
     lines = _lines_asked(qa, all_units, score)
     if lines:
-        return Draft(_cite_all(lines), "lines", [1.0], [1.0], [], 1.0)
+        # (a construct's step states what is asked of it by its form: "while c do" gives the condition)
+        return Draft(_cite_all(lines), "lines" if asked_lines(qa.text) else "construct", [1.0], [1.0], [], 1.0)
     neighbour = _array_neighbour(qa, evidence, score)
     if neighbour:
         return Draft(_cite_all(neighbour), "sequence", [1.0], [1.0], [], 1.0)
@@ -1496,10 +1498,16 @@ def _lines_asked(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
     algorithm's steps in the evidence hold none of those numbers."""
     parts = split_parts(qa.text)
     lines = set(asked_lines(qa.text))
-    if not lines or "reason" in answer_types(qa.text) or not all(asked_lines(p) for p in parts):
+    construct = asked_construct(qa.text) if len(parts) == 1 else ()
+    if not (lines or construct) or "reason" in answer_types(qa.text) \
+            or not (construct or all(asked_lines(p) for p in parts)):
         return []
     us = _named_algorithm(qa, all_units, score)
-    steps = [u for u in us if u.kind == "step" and (m := _STEP_NUMBER.match(u.text)) and int(m.group(1)) in lines]
+    if lines:
+        steps = [u for u in us if u.kind == "step" and (m := _STEP_NUMBER.match(u.text)) and int(m.group(1)) in lines]
+    else:  # "what condition does its while loop test?": the steps that open with the construct's keyword
+        opens = re.compile(rf"\s*\d{{1,3}}:\s*(?:{'|'.join(construct)})\b", re.I)
+        steps = [u for u in us if u.kind == "step" and opens.match(u.text)]
     if not steps:
         return []
     after = {id(u): nxt for u, nxt in itertools.pairwise(all_units)}
