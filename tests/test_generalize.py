@@ -5120,11 +5120,11 @@ def test_a_plain_adjective_is_written_by_a_degree_of_it(agents):
     of it writes it: a comparative after an intensifier or before "than", a superlative after
     "the". Not a bare -er word: "printer" and "header" are nouns of their own, no degree of
     "print" or "head"."""
-    from citerag.answer.answerer import _compared
+    from citerag.answer.answerer import _degree_written
 
-    assert _compared("short", ["For even shorter answers, one can …"])
-    assert _compared("simple", ["the simplest way is"]) and _compared("early", ["earlier than 2.6"])
-    assert not _compared("print", ["Send it to the printer."]) and not _compared("head", ["the header line"])
+    assert _degree_written("short", ["For even shorter answers, one can …"])
+    assert _degree_written("simple", ["the simplest way is"]) and _degree_written("early", ["earlier than 2.6"])
+    assert not _degree_written("print", ["Send it to the printer."]) and not _degree_written("head", ["the header line"])
     answered(agents, "tech-manuals", "For very short answers, which environment can AMC use instead of choices "
              "to print the answers one after another?", "choiceshoriz")
 

@@ -604,7 +604,7 @@ def unretrieved_kind(question: str, evidence_texts: list[str], vocab: set[str],
         if (w in _DESCRIBING or w in IRREGULAR or w in names or re.search(r"(?<![su])s$|ly$", w)
                 or (written_compound(w, written, evidence_texts) if _HYPHENATED.fullmatch(w)
                     else _in_corpus(w, written))  # a compound is known only whole
-                or _comparative(w, vocab) or _compared(w, evidence_texts) or w in function_words()):
+                or _comparative(w, vocab) or _degree_written(w, evidence_texts) or w in function_words()):
             continue  # (the function-word list loads only for a word no passage writes)
         before = question[: m.start()].split()
         prev = before[-1].lower().strip(",;:") if before else ""
@@ -662,7 +662,7 @@ _DEGREE = (r"\b{w}er\s+than\b|\b(?:even|much|far|still|slightly|somewhat|bit|no|
            r"|\b(?:the|its|their)\s+{w}est\b")
 
 
-def _compared(word: str, texts: list[str]) -> bool:
+def _degree_written(word: str, texts: list[str]) -> bool:
     """"short" where a passage writes "even shorter" ("For even shorter answers, …"): a passage
     uses the adjective the question writes plain in a degree of it (`_DEGREE`; "simpler",
     "bigger", "earlier" too)."""

@@ -1495,7 +1495,9 @@ def _lines_asked(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
     The question names the step itself; by words alone, a step that merely shares them (line 1's
     "extract (from KEM decaps key) …") or the prose about the algorithm won over it. Nothing for a
     question asking why (the reason is prose), for a part that names no line, or when the named
-    algorithm's steps in the evidence hold none of those numbers."""
+    algorithm's steps in the evidence hold none of those numbers. A one-part question about a
+    control construct of it (`asked_construct`: "what condition does its while loop test?") gets
+    the steps opening with the construct's keyword the same way."""
     parts = split_parts(qa.text)
     lines = set(asked_lines(qa.text))
     construct = asked_construct(qa.text) if len(parts) == 1 else ()
