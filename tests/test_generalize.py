@@ -5147,3 +5147,24 @@ def test_a_control_construct_of_a_named_algorithm_is_answered_by_its_steps(agent
     answered(agents, "default", "What condition does the while loop of SampleNTT in FIPS 203 test?", "while j < 256")
     r = ask(agents, "default", "Which pre-hash functions does the switch in hash_slh_sign of FIPS 205 name?")
     assert all(f"case {h}:" in r.answer.answer for h in ("SHA-256", "SHA-512", "SHAKE128", "SHAKE256")), r.answer.answer
+
+
+def test_an_unwritten_member_of_a_hyphenated_name_family_is_unknown(agents):
+    """"Which Emacs key binding runs gri-fragment-list in gri-mode?" was answered with gri-mode's
+    help keys: each part of the name is a word the manual uses, so the unknown-term check let it
+    pass. The manual names its Emacs commands by a family ("gri-mode", "gri-info",
+    "gri-option-select", …), and this member is written nowhere. A name of three or more
+    hyphenated parts whose head is such a family's (a name, not an English word: "key-", "non-")
+    and that the corpus never writes is unknown. Written members are not ("gri-option-select",
+    "SLH-DSA-SHA2-128s"), nor two-part coinages ("rpn-sqrt")."""
+    from citerag.answer.answerer import unwritten_members
+
+    store = agents["tech-manuals"].store
+    vocab = set(store.bm25._bm25.idf)
+    assert unwritten_members("Which key runs gri-fragment-list?", vocab, store.ordinary) == ["gri-fragment-list"]
+    assert unwritten_members("What does gri-option-select do?", vocab, store.ordinary) == []
+    assert unwritten_members("What does the rpn-sqrt do?", vocab, store.ordinary) == []
+    nist = agents["default"].store
+    assert unwritten_members("What is SLH-DSA-SHA2-128s?", set(nist.bm25._bm25.idf), nist.ordinary) == []
+    r = ask(agents, "tech-manuals", "Which Emacs key binding runs gri-fragment-list in gri-mode?")
+    assert r.answer.refused and r.answer.refusal_reason == "unknown_terms", r.answer.answer

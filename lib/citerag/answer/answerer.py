@@ -179,6 +179,35 @@ def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] =
     return out
 
 
+# A name of three or more hyphenated parts, letters and digits only ("gri-fragment-list",
+# "slh-dsa-shake-256x"); two words joined by a hyphen ("rpn-sqrt") may be a reader's own coinage
+# for words the corpus writes apart
+_HYPHEN_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}")
+# How many names of one family ("gri-mode", "gri-info", "gri-complete", …) make it a naming scheme
+_FAMILY_MIN = 3
+
+
+def unwritten_members(question: str, vocab: set[str], common_words: frozenset[str] = frozenset(),
+                      texts: list[str] = ()) -> list[str]:
+    """Hyphenated names of a family the corpus names things by ("gri-mode", "gri-info", … ) that
+    it never writes itself ("Which key runs gri-fragment-list?"): a member the documents do not
+    have, though each of its parts is a word they use (which is why `unknown_terms` lets it pass).
+    The family's head must be a name, not an English word: "key-", "non-" or "pre-" compounds are
+    English ones, written apart as often as joined. Nor is a compound the texts write in parts, or
+    the corpus in an inflection (`written_compound`)."""
+    out = []
+    for m in _WORD.finditer(question):
+        w = m.group(0)
+        low = w.lower()
+        head = low.split("-", 1)[0]
+        if (not _HYPHEN_NAME.fullmatch(low) or low in vocab or not head.isalpha()
+                or _ordinary(head, common_words) or written_compound(w, vocab, list(texts))):
+            continue
+        if sum(v.startswith(head + "-") for v in vocab) >= _FAMILY_MIN:
+            out.append(w)
+    return out
+
+
 def absent_words(question: str, vocab: set[str], texts: list[str] = ()) -> list[str]:
     """Content words of the question that the corpus never writes in any inflection, names or
     not: what `unknown_terms` lets pass as ordinary English ("radar", "donate") still says the
@@ -451,6 +480,7 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
     if params.refuse_unknown_terms:
         texts = [e.text for e in evidence]
         unknown = [w for w in unknown_terms(qa.text, vocab, common_words) if not subscript_apart(w, texts)]
+        unknown += [w for w in unwritten_members(qa.text, vocab, common_words, texts) if w not in unknown]
         if unknown:
             return refusal(qa.text, "unknown_terms", backend, [f"not in the corpus: {', '.join(unknown)}"])
     if not evidence:
