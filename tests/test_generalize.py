@@ -5168,3 +5168,23 @@ def test_an_unwritten_member_of_a_hyphenated_name_family_is_unknown(agents):
     assert unwritten_members("What is SLH-DSA-SHA2-128s?", set(nist.bm25._bm25.idf), nist.ordinary) == []
     r = ask(agents, "tech-manuals", "Which Emacs key binding runs gri-fragment-list in gri-mode?")
     assert r.answer.refused and r.answer.refusal_reason == "unknown_terms", r.answer.answer
+
+
+def test_a_numbered_label_the_answer_gives_another_number_is_not_stated(agents):
+    """"What example does FIPS 205 give for the base 10 logarithm?" was answered with the base 2
+    example, and "What decryption failure rate does IR 8545 report for BIKE at security level 5?"
+    with level 1's block lengths: near misses, each asking for a sibling the documents do not
+    describe. A noun the question labels by a number ("base 10", "security level 5", "version
+    2.12.5") that the answer labels only by other numbers, while neither it nor its cited evidence
+    gives the asked one (alone, in a list "levels 1, 3, and 5", or with the space dropped,
+    "{rpn0argv}"), is not stated. Document parts, lines and steps are labels of their own."""
+    from citerag.answer.asked import contradicted_labels
+
+    assert contradicted_labels("the base 10 logarithm?", "The base 2 logarithm of x . [c1]") == [
+        "base 10 (the answer states base 2)"]
+    assert contradicted_labels("at security level 5?", "for security levels 1, 3, and 5 [c2]") == []
+    assert contradicted_labels("What did version 2.12.5 fix?", "Version 2.12.4 fixed …", "Version 2.12.5 …") == []
+    assert contradicted_labels("What is in Table 5?", "Table 4 lists [c1]") == []
+    r = ask(agents, "default", "What example does FIPS 205 give for the base 10 logarithm?")
+    assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
+    answered(agents, "tech-manuals", "What does Gri's rpn 0 argv return?", "command-file")

@@ -21,6 +21,7 @@ from citerag.answer.asked import (
     asked_heads,
     contents_entries,
     contradicted_counts,
+    contradicted_labels,
     describing_participle,
     ends_in_s,
     focus_terms,
@@ -438,7 +439,7 @@ def unstated_heads(question: str, evidence_text: str, answer_text: str, actions:
                  and not (not h.type and slot_filled(p, answer_text))]
                 + (unstated_actions(p, evidence_text, answer_text) if actions else [])
                 + unshown_quantities(p, answer_text) + unshown_stance(p, answer_text)
-                + contradicted_counts(p, answer_text)
+                + contradicted_counts(p, answer_text) + contradicted_labels(p, answer_text, evidence_text)
                 for p in split_parts(question)]
     if len(per_part) > 1 and not all(per_part):
         return []

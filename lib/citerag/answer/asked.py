@@ -1123,6 +1123,36 @@ def contradicted_counts(question: str, answer_text: str) -> list[str]:
     return out
 
 
+# "security level 5", "base 10", "version 2.6": a noun labelled by the number after it. Not a
+# document part, a step or a line (their own drafts find them by number), nor a name's number.
+_LABELLED_BY_NUMBER = re.compile(r"\b([a-z]{3,})\s+(\d+(?:\.\d+)*)\b(?![.-]\d)")
+_NOT_LABELS = LOCATOR_HEADS | frozenset("page pages line lines step steps algorithm example equation item part "
+                                        "reference note footnote figure table".split())
+
+
+def contradicted_labels(question: str, answer_text: str, evidence_text: str = "") -> list[str]:
+    """The numbered labels a question states ("… for BIKE at *security level 5*?", "the *base 10*
+    logarithm") that the answer contradicts: it labels the same noun with other numbers ("BIKE
+    security level 1 block lengths", "The base 2 logarithm") and neither it nor the evidence it
+    cites (a heading: "Version 2.12.5") with the asked one, alone or in a list ("levels 1, 3, and
+    5"). The documents describe a sibling of what is asked, not it."""
+    plain = strip_citations(answer_text)
+    out = []
+    for m in _LABELLED_BY_NUMBER.finditer(question):
+        noun, number = m.group(1).lower(), m.group(2)
+        if noun in _NOT_LABELS or noun in STOPWORDS:
+            continue
+        stem_ = re.escape(noun[:-1] if noun.endswith("s") else noun)
+        # (a PDF's text may drop the space: "{rpn0argv}")
+        listed = rf"\b{stem_}s?\s*(?:\d+(?:\.\d+)*(?:\s*(?:,|and|or|to|through|–|-))+\s*)*"
+        if any(re.search(listed + rf"{re.escape(number)}(?![\d.])", t, re.I) for t in (plain, evidence_text)):
+            continue
+        others = {n for n in re.findall(rf"\b{stem_}s?\s+(\d+(?:\.\d+)*)\b", plain, re.I) if n != number}
+        if others:
+            out.append(f"{m.group(0)} (the answer states {noun} {', '.join(sorted(others))})")
+    return out
+
+
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[A-Za-z][\w+-]*\s+){0,2}[A-Za-z][\w+-]*)", re.I)
 # A count as English writes it: a number standing alone (not the "1" of "Mark-1" or "ABC-256"), or a
 # number word or a word for a small or no number before the counted noun.
