@@ -1127,7 +1127,7 @@ def contradicted_counts(question: str, answer_text: str) -> list[str]:
 # document part, a step or a line (their own drafts find them by number), nor a name's number.
 _LABELLED_BY_NUMBER = re.compile(r"\b([a-z]{3,})\s+(\d+(?:\.\d+)*)\b(?![.-]\d)")
 _NOT_LABELS = LOCATOR_HEADS | frozenset("page pages line lines step steps algorithm example equation item part "
-                                        "reference note footnote figure table".split())
+                                        "reference note footnote".split())
 
 
 def contradicted_labels(question: str, answer_text: str, evidence_text: str = "") -> list[str]:
