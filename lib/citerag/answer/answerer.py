@@ -156,11 +156,14 @@ def _in_corpus(word: str, vocab: set[str]) -> bool:
     return any(f + e in vocab for f in word_roots(low) | spellings(low) for e in (*ENDINGS, "ly"))
 
 
-def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset()) -> list[str]:
+def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] = frozenset(),
+                  texts: list[str] = ()) -> list[str]:
     """Salient question terms that occur nowhere in the corpus: names and acronyms (≥ 3 chars),
     longer lowercase words (≥ 5) that are not ordinary English (`common_words`, e.g. the
-    embedding model's whole-word vocabulary), and `NAME-<number>` identifiers such as `WG-KX-2048`
-    that the corpus never writes, though it may write NAME."""
+    embedding model's whole-word vocabulary), `NAME-<number>` identifiers such as `WG-KX-2048`
+    that the corpus never writes, though it may write NAME, and hyphenated names of a family it
+    names things by that it never writes (`unwritten_members`; `texts`, the evidence, may write
+    their parts as a phrase)."""
     out = []
     first = True
     for m in _WORD.finditer(question):
@@ -177,7 +180,7 @@ def unknown_terms(question: str, vocab: set[str], common_words: frozenset[str] =
         salient = (not w.islower() and not (initial and ordinary)) or (len(w) >= 5 and not ordinary)
         if salient and not _in_corpus(w, vocab):
             out.append(w)
-    return out
+    return out + [w for w in unwritten_members(question, vocab, common_words, texts) if w not in out]
 
 
 # A name of three or more hyphenated parts, letters and digits only ("gri-fragment-list",
@@ -202,7 +205,7 @@ def unwritten_members(question: str, vocab: set[str], common_words: frozenset[st
         low = w.lower()
         head = low.split("-", 1)[0]
         if (not _HYPHEN_NAME.fullmatch(low) or low in vocab or not head.isalpha()
-                or _ordinary(head, common_words) or written_compound(w, vocab, list(texts))):
+                or _ordinary(head, common_words) or written_compound(w, vocab, texts)):
             continue
         if sum(v.startswith(head + "-") for v in vocab) >= _FAMILY_MIN:
             out.append(w)
@@ -480,8 +483,7 @@ def answer_from_evidence(qa: QueryAnalysis, evidence: list[Evidence], params: An
         return refusal(qa.text, "insufficient_evidence", backend, ["the question names nothing to look up"])
     if params.refuse_unknown_terms:
         texts = [e.text for e in evidence]
-        unknown = [w for w in unknown_terms(qa.text, vocab, common_words) if not subscript_apart(w, texts)]
-        unknown += [w for w in unwritten_members(qa.text, vocab, common_words, texts) if w not in unknown]
+        unknown = [w for w in unknown_terms(qa.text, vocab, common_words, texts) if not subscript_apart(w, texts)]
         if unknown:
             return refusal(qa.text, "unknown_terms", backend, [f"not in the corpus: {', '.join(unknown)}"])
     if not evidence:
@@ -697,8 +699,9 @@ def _degree_written(word: str, texts: list[str]) -> bool:
     """"short" where a passage writes "even shorter" ("For even shorter answers, …"): a passage
     uses the adjective the question writes plain in a degree of it (`_DEGREE`; "simpler",
     "bigger", "earlier" too)."""
-    stems = {word[:-1] if word.endswith("e") else word, word + word[-1],
-             word[:-1] + "i" if word.endswith("y") else word}
+    stems = {word[:-1] if word.endswith("e") else word,       # short → shorter, simple → simpler
+             word + word[-1],                                   # big → bigger
+             word[:-1] + "i" if word.endswith("y") else word}   # early → earlier
     pattern = re.compile("|".join(_DEGREE.format(w=re.escape(x)) for x in stems), re.I)
     return any(pattern.search(t) for t in texts)
 

@@ -439,10 +439,9 @@ def compose(qa: QueryAnalysis, evidence: list[Evidence], params: AnswerParams, i
     example = _example_lines(qa, evidence, all_units)
     if example:
         return Draft(_cite_all(example), "example", [1.0], [1.0], [], 1.0)
-    lines = _lines_asked(qa, all_units, score)
-    if lines:
-        # (a construct's step states what is asked of it by its form: "while c do" gives the condition)
-        return Draft(_cite_all(lines), "lines" if asked_lines(qa.text) else "construct", [1.0], [1.0], [], 1.0)
+    kind, lines = _lines_asked(qa, all_units, score)
+    if lines:  # ("construct": a construct's step states what is asked by its form, "while c do" the condition)
+        return Draft(_cite_all(lines), kind, [1.0], [1.0], [], 1.0)
     neighbour = _array_neighbour(qa, evidence, score)
     if neighbour:
         return Draft(_cite_all(neighbour), "sequence", [1.0], [1.0], [], 1.0)
@@ -1490,28 +1489,28 @@ def _algorithm_steps(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Un
 _STEP_NUMBER = re.compile(r"\s*(\d{1,3}):")
 
 
-def _lines_asked(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
+def _lines_asked(qa: QueryAnalysis, all_units: list[Unit], score) -> tuple[str, list[Unit]]:
     """"What does line 3 of X extract?": the named algorithm's title and its steps of those numbers.
     The question names the step itself; by words alone, a step that merely shares them (line 1's
     "extract (from KEM decaps key) …") or the prose about the algorithm won over it. Nothing for a
     question asking why (the reason is prose), for a part that names no line, or when the named
     algorithm's steps in the evidence hold none of those numbers. A one-part question about a
     control construct of it (`asked_construct`: "what condition does its while loop test?") gets
-    the steps opening with the construct's keyword the same way."""
+    the steps opening with the construct's keyword the same way. Returns the draft's kind ("lines"
+    or "construct") with the units, or ("", [])."""
     parts = split_parts(qa.text)
     lines = set(asked_lines(qa.text))
-    construct = asked_construct(qa.text) if len(parts) == 1 else ()
-    if not (lines or construct) or "reason" in answer_types(qa.text) \
-            or not (construct or all(asked_lines(p) for p in parts)):
-        return []
+    construct = () if lines or len(parts) > 1 else asked_construct(qa.text)
+    if "reason" in answer_types(qa.text) or not (construct or (lines and all(asked_lines(p) for p in parts))):
+        return "", []
     us = _named_algorithm(qa, all_units, score)
     if lines:
         steps = [u for u in us if u.kind == "step" and (m := _STEP_NUMBER.match(u.text)) and int(m.group(1)) in lines]
     else:  # "what condition does its while loop test?": the steps that open with the construct's keyword
-        opens = re.compile(rf"\s*\d{{1,3}}:\s*(?:{'|'.join(construct)})\b", re.I)
+        opens = re.compile(rf"{_STEP_NUMBER.pattern}\s*(?:{'|'.join(construct)})\b", re.I)
         steps = [u for u in us if u.kind == "step" and opens.match(u.text)]
     if not steps:
-        return []
+        return "", []
     after = {id(u): nxt for u, nxt in itertools.pairwise(all_units)}
     out = [u for u in us if u.kind == "title"][:1]
     for step in steps:
@@ -1521,7 +1520,7 @@ def _lines_asked(qa: QueryAnalysis, all_units: list[Unit], score) -> list[Unit]:
         if nxt is not None and nxt.kind == "sentence" and nxt.key == step.key and nxt.block == step.block \
                 and nxt.text[:1].islower():
             out.append(nxt)
-    return out
+    return ("lines" if lines else "construct"), out
 
 
 # A setter's call in code: "c.setFont(", "setLineWidth("
