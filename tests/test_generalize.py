@@ -5188,3 +5188,40 @@ def test_a_numbered_label_the_answer_gives_another_number_is_not_stated(agents):
     r = ask(agents, "default", "What example does FIPS 205 give for the base 10 logarithm?")
     assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
     answered(agents, "tech-manuals", "What does Gri's rpn 0 argv return?", "command-file")
+
+
+def test_which_algorithm_does_x_is_answered_by_one_that_does_x(agents):
+    """"Which FIPS 204 algorithm computes the difference of two elements of Tq?" was answered with
+    AddNTT, which "computes the sum": a near miss, the standard has no such algorithm. A question
+    asking which algorithm (class, widget, macro, environment, procedure) does a thing asks, like
+    one asking which option or command does it, for one the answer says does that thing: its
+    rarest word must be said. ("method" and "function" stay out: a method is often named by what it
+    does in its name, "dumpProperties() method … to list these", and a standard's functions by what
+    they compute in other words; measured, both lose more correct answers than they refuse.)"""
+    from citerag.answer.asked import setting_words
+
+    assert "difference" in setting_words("Which FIPS 204 algorithm computes the difference of two elements of Tq?")[0]
+    assert setting_words("Which method lists the properties of a shape?") == ((), ())
+    r = ask(agents, "default", "Which FIPS 204 algorithm computes the difference of two elements of Tq?")
+    assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
+    answered(agents, "default", "Which FIPS 204 algorithm computes the sum of two elements of Tq?", "AddNTT")
+
+
+def test_a_superlative_asks_for_a_limit(agents):
+    """"What is the largest corner radius ReportLab allows in ROUNDEDCORNERS?" and "How many
+    component KEMs may a composite KEM combine at most?" were answered with what the documents say
+    of corner radii and of component KEMs, neither stating a bound. A superlative of size ("largest",
+    "longest", "smallest", …) or "at most" asks for a limit, as "maximum" does, and an answer
+    states one by a limit's words or by a range ("between 1 and 4194303")."""
+    from citerag.answer.asked import unshown_quantities
+
+    limit = "a limit (maximum or minimum)"
+    q = "What is the largest corner radius ReportLab allows in ROUNDEDCORNERS?"
+    assert unshown_quantities(q, "A positive non-zero radius indicates that the corner is rounded. [c2]") == [limit]
+    assert unshown_quantities("What is the largest value the random seed may be given?",
+                              "The seed (which can be chosen between 1 and 4194303) is modified. [c1]") == []
+    r = ask(agents, "tech-manuals", q)
+    assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
+    r = ask(agents, "default", "How many component KEMs may a composite KEM combine at most, according to SP 800-227?")
+    assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
+    answered(agents, "tech-manuals", "What is the largest value the AMC random seed may be given?", "4194303")

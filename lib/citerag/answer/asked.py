@@ -139,8 +139,11 @@ STRICT: dict[str, re.Pattern[str]] = {
     "duration": re.compile(r"\bhow long (?:does|do|did|will|would|should|can|could)\b.*\b(?:take|takes|last|lasts)\b|"
                            r"\bhow much time\b", re.I),
     # "what is the maximum number of rows": a limit, which the documents state as one; a count of
-    # something else ("a number of rows at the top") does not answer it.
-    "limit": re.compile(rf"\b{_NOT_IDIOM}(?:maximum|minimum)\b", re.I),
+    # something else ("a number of rows at the top") does not answer it. A superlative of size or
+    # "at most" asks for one too ("the largest corner radius it allows"; seen pools: NIST +1,
+    # manuals +3, nothing lost). ("lowest" stays out: "the lowest layer" is a place.)
+    "limit": re.compile(rf"\b{_NOT_IDIOM}(?:maximum|minimum|largest|longest|highest|greatest|biggest|smallest|shortest|"
+                        r"fewest)\b|\bat most\b", re.I),
     # "how many signatures per second": a rate, which the documents state per a unit of time
     "rate": re.compile(_PER_TIME, re.I),
     # "how often is X reviewed": a frequency ("every five years", "whenever …"), not any fact on X
@@ -746,7 +749,8 @@ CUES: dict[str, re.Pattern[str]] = {
                            r"days?|hours?|minutes?)\b", re.I),  # ("a second" is most often an ordinal)
     "limit": re.compile(r"\b(?:maximum|minimum|max|min|at most|at least|up to|limit|limits|limited|no more than|"
                         r"no less than|exceeds?|exceeded|exceeding|upper bound|lower bound|largest|smallest|highest|"
-                        r"lowest)\b|[≤≥]", re.I),
+                        r"lowest)\b|[≤≥]|"
+                        r"\bbetween\s+-?\d[\d,.]*\s+and\s+-?\d", re.I),  # … or a range ("between 1 and 4194303")
     "rate": re.compile(rf"{_PER_TIME}|\bper (?:s|sec|min)\b|\b\d[\d,.]*\s?(?:[a-z]+/s|/s(?:ec)?|Hz|kHz|MHz|GHz)\b|"
                        r"\b(?:times|cycles) (?:a|an|each) \w+", re.I),
     "number": re.compile(r"\d"),
@@ -1491,16 +1495,19 @@ def describing_participle(word: str, after: str) -> bool:
 
 # "Which option of X sets the Y?", "Which chart property draws Z?", "Which command prints …?": a
 # setting or a command asked for by what it does; and "which notation/symbol denotes Y?", a notation
-# asked for by what it denotes (a list of the notation for other things does not answer it). The
-# kinds are the nouns naming one (not "method": "which method lists the widgets of a panel …" is
-# answered by "their listWidgets() method", the object's "of X" left to a pronoun; nor "function": a
-# standard's functions are asked for by what they compute, and a lost correct answer there costs
-# more than a list answer). The verb is the first word in -s after the kind and its "of X" (up to
+# asked for by what it denotes (a list of the notation for other things does not answer it); as are an
+# algorithm, a class, a widget, a macro, an environment or a procedure ("which algorithm computes the
+# difference of …" is not answered by one that "computes the sum"; seen pools: NIST +2, manuals
+# identical). The kinds are the nouns naming one (not "method": "which method lists the widgets of a
+# panel …" is answered by "their listWidgets() method", the object's "of X" left to a pronoun; nor
+# "function": a standard's functions are asked for by what they compute, and a lost correct answer
+# there costs more than a list answer; measured again with both: NIST −6, manuals −7 +4). The verb is the first word in -s after the kind and its "of X" (up to
 # three words; not a noun after an article, "of the panel draws", nor one in -ss, "the Foo class
 # sets"); the object runs to a preposition, a relative or an -ing form.
 _SETTING_ASKED = re.compile(
     rf"^(?:which|what)\s+(?!(?:{AUXILIARY_ALTERNATION})\b)(?:[\w'\\.-]+\s+){{0,3}}?"
-    r"(?:option|property|attribute|flag|parameter|argument|setting|keyword|command|notation|symbol)s?\b"
+    r"(?:option|property|attribute|flag|parameter|argument|setting|keyword|command|notation|symbol|algorithm|class|widget|"
+    r"environment|macro|procedure|routine)(?:s|es)?\b"
     r"(?:\s+(?:of|in|for)(?:\s+\S+){1,4}?)?\s+(?<!\bthe\s)(?<!\ba\s)(?<!\ban\s)([a-z]+s)(?<!ss)\s+(.+?)\s*\??$", re.I)
 _OBJECT_END = re.compile(r"\s(?:for|in|on|at|with|when|if|to|that|which|who|whose|whom|where|so|into|along|across|"
                          r"around|through|onto|over)\s"
