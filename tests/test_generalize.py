@@ -5225,3 +5225,18 @@ def test_a_superlative_asks_for_a_limit(agents):
     r = ask(agents, "default", "How many component KEMs may a composite KEM combine at most, according to SP 800-227?")
     assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
     answered(agents, "tech-manuals", "What is the largest value the AMC random seed may be given?", "4194303")
+
+
+def test_a_sentence_the_chunker_cut_is_completed_by_the_next_chunk(agents):
+    """"What line can you put first in a Gri program to make it an executable script?" was
+    answered with "… you can put the following line as the first line in your Gri program.": the
+    chunker had cut there, and the line itself ("#!/usr/bin/gri") opens the next chunk, which the
+    evidence never held. A chunk whose text stops inside a sentence brings its document's next
+    chunk into the evidence, and a chosen sentence cut so is read with the code lines (or the rest
+    of the sentence) that chunk opens with. An interpreter line is code, not a heading."""
+    from citerag.answer.evidence import cut_inside_sentence
+
+    assert cut_inside_sentence("Executable scripts. You can put the following line as the first line in your program")
+    assert not cut_inside_sentence("Executable scripts. You can put the following line first.")
+    answered(agents, "tech-manuals", "What line can you put first in a Gri program to make it an executable script?",
+             "#!/usr/bin/gri")

@@ -1501,9 +1501,10 @@ def describing_participle(word: str, after: str) -> bool:
 # identical). The kinds are the nouns naming one (not "method": "which method lists the widgets of a
 # panel …" is answered by "their listWidgets() method", the object's "of X" left to a pronoun; nor
 # "function": a standard's functions are asked for by what they compute, and a lost correct answer
-# there costs more than a list answer; measured again with both: NIST −6, manuals −7 +4). The verb is the first word in -s after the kind and its "of X" (up to
-# three words; not a noun after an article, "of the panel draws", nor one in -ss, "the Foo class
-# sets"); the object runs to a preposition, a relative or an -ing form.
+# there costs more than a list answer; measured again with both: NIST −6, manuals −7 +4). The verb
+# is the first word in -s after the kind and its "of X" (up to three words; not a noun after an
+# article, "of the panel draws", nor one in -ss, "the Foo class sets"); the object runs to a
+# preposition, a relative or an -ing form.
 _SETTING_ASKED = re.compile(
     rf"^(?:which|what)\s+(?!(?:{AUXILIARY_ALTERNATION})\b)(?:[\w'\\.-]+\s+){{0,3}}?"
     r"(?:option|property|attribute|flag|parameter|argument|setting|keyword|command|notation|symbol|algorithm|class|widget|"

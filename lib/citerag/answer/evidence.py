@@ -100,12 +100,10 @@ def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
         (found if "graph" in ranks or "contents" in ranks else retrieved).append(h)
     order: list[tuple[str, float]] = []
     seen: set[str] = set()
-    by_doc_ordinal = {(c.doc_id, c.ordinal): c for c in store.chunks} if params.neighbours else {}
     for h in retrieved:
         ids = [h.chunk_id]
         if params.neighbours:
-            c = store.by_id[h.chunk_id]
-            nxt = by_doc_ordinal.get((c.doc_id, c.ordinal + 1))
+            nxt = next_chunk(store, h.chunk_id)
             if nxt is not None:
                 ids.append(nxt.chunk_id)
         for cid in ids:
@@ -123,11 +121,52 @@ def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
     picked = {cid for cid, _ in chosen}
     extra = [(h.chunk_id, float(getattr(h, "score", 0.0))) for h in found if h.chunk_id not in picked]
     chosen += extra[: params.graph_chunks]
+    chosen += _continuations(chosen, store, params.continuation_chunks)
     out: list[Evidence] = []
     for cid, score in chosen:
         c = store.by_id[cid]
         out.append(Evidence(key(len(out) + 1), Location.of(c), as_data(c.text),
                             " > ".join(c.heading_path), score, c.ordinal))
+    return out
+
+
+def next_chunk(store, chunk_id: str):
+    """The chunk after this one in its document, or None (the store keeps each document's chunks
+    in order)."""
+    i = store.position[chunk_id] + 1
+    c = store.by_id[chunk_id]
+    if i < len(store.chunks) and store.chunks[i].doc_id == c.doc_id and store.chunks[i].ordinal == c.ordinal + 1:
+        return store.chunks[i]
+    return None
+
+
+# A chunk's last line that stops inside a sentence: a prose line of some length ending on a word.
+_CUT_LINE = re.compile(r"^[A-Z(\"“].{30,}[a-z]$")
+
+
+def cut_inside_sentence(text: str) -> bool:
+    """Does the chunk's text stop inside a sentence, at the chunker's cut ("If you don't need
+    options, you can put the following line as the first line in your Gri program")?"""
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    return bool(lines) and _CUT_LINE.match(lines[-1]) is not None
+
+
+# The first line of a chunk that carries on a sentence the previous chunk stopped inside: a lower-case
+# word, or a line of code or markup ("#!/usr/bin/gri", "\\begin{…}").
+_CARRIES_ON = re.compile(r"^(?:[a-z]|[^\w\s\"“(])")
+
+
+def _continuations(chosen: list[tuple[str, float]], store, n: int) -> list[tuple[str, float]]:
+    """For the first `n` chosen chunks cut inside a sentence, their documents' next chunks when those
+    carry the sentence on (its end, or the line it announces), after all the others: they complete
+    a sentence the chunker cut, and come last so that they outrank nothing."""
+    picked = {cid for cid, _ in chosen}
+    out: list[tuple[str, float]] = []
+    for cid, score in chosen[:n]:
+        nxt = next_chunk(store, cid) if cut_inside_sentence(store.by_id[cid].text) else None
+        if nxt is not None and nxt.chunk_id not in picked and _CARRIES_ON.match(nxt.text.lstrip()):
+            picked.add(nxt.chunk_id)
+            out.append((nxt.chunk_id, score))
     return out
 
 

@@ -67,7 +67,17 @@ from citerag.answer.asked import (
 )
 from citerag.answer.citations import split_sentences
 from citerag.answer.evidence import Evidence
-from citerag.answer.units import FRONT_PAGES, Passage, Unit, announces, front_lines, passages, states_default, units
+from citerag.answer.units import (
+    FRONT_PAGES,
+    Passage,
+    Unit,
+    announces,
+    front_lines,
+    passages,
+    states_default,
+    unfinished,
+    units,
+)
 from citerag.core.params import AnswerParams
 from citerag.retrieval.query import (
     QueryAnalysis,
@@ -129,6 +139,7 @@ PAST_BUDGET_SHARE = 0.9
 OTHER_ENTRY_SHARE = 0.5
 MAX_FOLLOW = 3      # continuation sentences a passage may take
 MAX_ANTECEDENTS = 2  # sentences a passage that leans back ("In this case, …") takes in front
+MAX_CONTINUED_LINES = 3  # code lines the next chunk opens with that complete a sentence the chunker cut
 
 
 @dataclass
@@ -630,6 +641,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
                   question_score: Scorer, runners_up: bool = True) -> Draft:
     """Each part answered by its own best passage; a single-part question may add runners-up."""
     whole = passages(all_units, MAX_FOLLOW)
+    follows = following_keys(evidence)
     # A step of an algorithm the question names states its details ("which function turns b into
     # w[i] in DrawMask" → "5: w[i] ← Unpack(b, …)"); another algorithm's steps state nothing asked.
     # (In a one-part question only: a part of a longer one is answered by the prose that states it
@@ -662,7 +674,7 @@ def _answer_parts(qa: QueryAnalysis, want: Asked, evidence: list[Evidence], all_
         # of what it does (the description counts for the passage)
         spent += max(1, len(p.units) - len(p.items[1:]) - sum(u.kind == "code" for u in p.units))
         p = with_antecedent(with_context(p, all_units, position, params.context_sentences), all_units, position)
-        p = with_items_across_chunks(p, all_units, position, whole)
+        p = with_items_across_chunks(p, all_units, position, whole, follows)
         chosen.append(with_section(p, asked_heads(part.text), part.types, text_of))
 
     doc_of = {e.key: e.loc.doc_id for e in evidence}
@@ -1250,17 +1262,34 @@ def _through_ordinals(out: list[Unit], all_units: list[Unit], position: dict[int
         out = out + rest[: nxt + 1]
 
 
+def following_keys(evidence: list[Evidence]) -> dict[str, str]:
+    """Evidence key → the key of the evidence holding its document's next chunk, where both are in."""
+    at = {(e.doc_id, e.ordinal): e.key for e in evidence if e.ordinal >= 0}
+    return {e.key: at[(e.doc_id, e.ordinal + 1)] for e in evidence if (e.doc_id, e.ordinal + 1) in at}
+
+
 def with_items_across_chunks(p: Passage, all_units: list[Unit], position: dict[int, int],
-                             whole: list[Passage]) -> Passage:
+                             whole: list[Passage], follows: dict[str, str] | None = None) -> Passage:
     """A passage ending on a sentence that announces a list ("… two exceptions to this rule:") with
     nothing after it in its chunk was cut at a chunk boundary; the next chunk repeats that sentence
-    with the items. The items are read from there (and cited to it)."""
+    with the items. The items are read from there (and cited to it). A sentence the cut stopped
+    short ("… put the following line as the first line in your program") ends in the next chunk,
+    when the evidence holds it: its opening code lines, or the rest of the sentence, complete it."""
     last = p.units[-1]
     after = position[id(last)] + 1  # a chunk's units are consecutive in `all_units`
-    if not announces(last) or (after < len(all_units) and all_units[after].key == last.key):
+    if after < len(all_units) and all_units[after].key == last.key:
         return p
-    there = next((w for w in whole if w.head.key != last.key and w.head.text == last.text and w.items), None)
-    return Passage([*p.units, *there.units[1:]]) if there else p
+    if announces(last):
+        there = next((w for w in whole if w.head.key != last.key and w.head.text == last.text and w.items), None)
+        if there:
+            return Passage([*p.units, *there.units[1:]])
+    nxt = (follows or {}).get(last.key)
+    if nxt is None or not unfinished(last):
+        return p
+    opening = [u for u in all_units if u.key == nxt]
+    code = list(itertools.takewhile(lambda u: u.kind == "code", opening))[:MAX_CONTINUED_LINES]
+    rest = opening[:1] if opening and opening[0].kind == "sentence" and opening[0].text[:1].islower() else []
+    return Passage([*p.units, *(code or rest)]) if code or rest else p
 
 
 # A sentence that leans on the situation the sentence before it describes.

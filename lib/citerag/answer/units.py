@@ -278,6 +278,9 @@ def units(ev: Evidence, contents: bool = False, byline: bool = False, code: bool
                 prefix = f"{caption}: " if caption else ""
                 add(f"{prefix}{label}: {', '.join(pairs)}", "row")
                 continue
+            if ln.startswith("#!"):  # an interpreter line ("#!/usr/bin/gri") is code, not a heading
+                add(ln, "code")
+                continue
             if ln.startswith("#"):
                 continue
             if _MARKED.fullmatch(ln):  # a shaded block of commands or markup: code, not prose
@@ -555,12 +558,12 @@ def _announced_code(lines: list[str], out: list[Unit], block: int, after: str = 
     it would be dropped as no statement. A line or two displayed inside a sentence ("… the tool
     is run as" [tool myscript] "where the file …") is code too, symbol or not: the sentence
     stops before it and goes on, in lower case, after it (`after`: the next paragraph)."""
-    if not out or out[-1].block != block - 1 or not (out[-1].text.rstrip().endswith(":") or _unfinished(out[-1]))\
+    if not out or out[-1].block != block - 1 or not (out[-1].text.rstrip().endswith(":") or unfinished(out[-1]))\
             or len(lines) > 8:
         return False
     if sum(bool(_TICKS.fullmatch(ln)) for ln in lines) * 2 >= len(lines):
         return False  # a plot's axis labels, set line by line ("Example 8", "27.8", "27.9", "σ T", "km")
-    inside = _unfinished(out[-1]) and len(lines) <= 2 and after.lstrip()[:1].islower()
+    inside = unfinished(out[-1]) and len(lines) <= 2 and after.lstrip()[:1].islower()
     # (inside a sentence, one token with no space, "tool[OPTIONS][file]", is no sentence of its own,
     # however many words it runs together)
     if not all(_CODE_OPENING.search(ln) or not _is_statement(ln) or (inside and " " not in ln) for ln in lines) \
@@ -580,7 +583,7 @@ def states_default(u: Unit) -> bool:
     return u.kind == "sentence" and bool(_DEFAULT.match(u.text))
 
 
-def _unfinished(u: Unit) -> bool:
+def unfinished(u: Unit) -> bool:
     """A prose sentence that stops without its end mark ("… just after the command X the line"):
     the paragraph after it (a displayed command, then "so that …") completes it."""
     return u.kind == "sentence" and bool(_OPEN_END.search(u.text))
@@ -646,7 +649,7 @@ def continues(prev: Unit, nxt: Unit) -> bool:
         return False
     announces = bool(_ANNOUNCES.search(prev.text))
     if nxt.block == prev.block + 1 and (
-            (_unfinished(prev) and (nxt.kind == "code" or nxt.text[:1].islower()))
+            (unfinished(prev) and (nxt.kind == "code" or nxt.text[:1].islower()))
             or (prev.kind == "code" and nxt.kind == "sentence" and (nxt.text[:1].islower()
                                                                     or _describes(prev.text, nxt.text)))):
         return True  # one sentence around a displayed command ("… add the line" [code] "so that …") or

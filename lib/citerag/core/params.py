@@ -244,6 +244,10 @@ class AnswerParams(_Section):
     # Graph findings (agent.graph) have their own slots after the budget: they come after the
     # retrieved hits, and a budget the hits fill (k = max_chunks) had dropped every one of them.
     graph_chunks: int = Field(2, ge=0, le=20)
+    # Of the first this-many evidence chunks, each the chunker cut inside a sentence ("… put the
+    # following line as the first line in your program") brings its document's next chunk, when that
+    # carries the sentence on, into the evidence after all others (outside the budget).
+    continuation_chunks: int = Field(3, ge=0, le=8)
     max_sentences: int = Field(4, ge=1, le=30)
     # Each chosen passage keeps this many sentences that follow it in its paragraph, outside the
     # max_sentences budget: documents often state the asked fact right after the sentence that
