@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from citerag.answer.citations import key, neutralize_markers
 from citerag.core.params import AnswerParams
 from citerag.core.types import Located, Location
 from citerag.text.sentences import split_prose
 from citerag.text.tokenize import token_set
+
+if TYPE_CHECKING:  # (the store imports the build stages; evidence needs only its chunks)
+    from citerag.build.chunk import Chunk
+    from citerag.retrieval.store import IndexStore
 
 # Digit groups ("7 856") count as one number; anything else is a plain run of digits.
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?: \d{3})+(?!\w)|\d+")
@@ -130,7 +135,7 @@ def select_evidence(hits, store, params: AnswerParams) -> list[Evidence]:
     return out
 
 
-def next_chunk(store, chunk_id: str):
+def next_chunk(store: IndexStore, chunk_id: str) -> Chunk | None:
     """The chunk after this one in its document, or None (the store keeps each document's chunks
     in order)."""
     i = store.position[chunk_id] + 1
@@ -156,7 +161,7 @@ def cut_inside_sentence(text: str) -> bool:
 _CARRIES_ON = re.compile(r"^(?:[a-z]|[^\w\s\"“(])")
 
 
-def _continuations(chosen: list[tuple[str, float]], store, n: int) -> list[tuple[str, float]]:
+def _continuations(chosen: list[tuple[str, float]], store: IndexStore, n: int) -> list[tuple[str, float]]:
     """For the first `n` chosen chunks cut inside a sentence, their documents' next chunks when those
     carry the sentence on (its end, or the line it announces), after all the others: they complete
     a sentence the chunker cut, and come last so that they outrank nothing."""
