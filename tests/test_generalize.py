@@ -645,7 +645,9 @@ def test_a_count_is_not_the_asked_thing():
 
 @pytest.mark.parametrize("corpus,question,word", [
     ("default", "How many signatures can a pilot verify per flight with ML-DSA?", "pilot"),
-    ("tech-manuals", "Which ReportLab chart class draws bar charts with a glossy finish?", "glossy"),
+    # (not "which chart *class* draws …": a class asked for by what it does is refused before the
+    # bar, by the check that the answer says it does that, `test_which_algorithm_does_x_…`)
+    ("tech-manuals", "Which ReportLab chart draws bar charts with a glossy finish?", "glossy"),
 ])
 def test_an_everyday_word_the_corpus_never_writes_needs_a_strong_match(agents, corpus, question, word):
     """Ordinary English is not an unknown name ("walk me through"), but a question that hinges on
@@ -5205,6 +5207,8 @@ def test_which_algorithm_does_x_is_answered_by_one_that_does_x(agents):
     r = ask(agents, "default", "Which FIPS 204 algorithm computes the difference of two elements of Tq?")
     assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
     answered(agents, "default", "Which FIPS 204 algorithm computes the sum of two elements of Tq?", "AddNTT")
+    r = ask(agents, "tech-manuals", "Which ReportLab chart class draws bar charts with a glossy finish?")
+    assert r.answer.refused and r.answer.refusal_reason == "focus_not_stated", r.answer.answer
 
 
 def test_a_superlative_asks_for_a_limit(agents):
