@@ -72,10 +72,10 @@ from citerag.answer.units import (
     Passage,
     Unit,
     announces,
+    carries_on,
     front_lines,
     passages,
     states_default,
-    unfinished,
     units,
 )
 from citerag.core.params import AnswerParams
@@ -1284,11 +1284,12 @@ def with_items_across_chunks(p: Passage, all_units: list[Unit], position: dict[i
         if there:
             return Passage([*p.units, *there.units[1:]])
     nxt = (follows or {}).get(last.key)
-    if nxt is None or not unfinished(last):
+    opening = [u for u in all_units if u.key == nxt] if nxt else []
+    if not opening or not carries_on(last, opening[0]):
         return p
-    opening = [u for u in all_units if u.key == nxt]
+    # the displayed lines the sentence announces, or the rest of the sentence itself
     code = list(itertools.takewhile(lambda u: u.kind == "code", opening))[:MAX_CONTINUED_LINES]
-    rest = opening[:1] if opening and opening[0].kind == "sentence" and opening[0].text[:1].islower() else []
+    rest = opening[:1] if opening[0].kind == "sentence" else []
     return Passage([*p.units, *(code or rest)]) if code or rest else p
 
 

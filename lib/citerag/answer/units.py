@@ -558,12 +558,12 @@ def _announced_code(lines: list[str], out: list[Unit], block: int, after: str = 
     it would be dropped as no statement. A line or two displayed inside a sentence ("… the tool
     is run as" [tool myscript] "where the file …") is code too, symbol or not: the sentence
     stops before it and goes on, in lower case, after it (`after`: the next paragraph)."""
-    if not out or out[-1].block != block - 1 or not (out[-1].text.rstrip().endswith(":") or unfinished(out[-1]))\
+    if not out or out[-1].block != block - 1 or not (out[-1].text.rstrip().endswith(":") or _unfinished(out[-1]))\
             or len(lines) > 8:
         return False
     if sum(bool(_TICKS.fullmatch(ln)) for ln in lines) * 2 >= len(lines):
         return False  # a plot's axis labels, set line by line ("Example 8", "27.8", "27.9", "σ T", "km")
-    inside = unfinished(out[-1]) and len(lines) <= 2 and after.lstrip()[:1].islower()
+    inside = _unfinished(out[-1]) and len(lines) <= 2 and after.lstrip()[:1].islower()
     # (inside a sentence, one token with no space, "tool[OPTIONS][file]", is no sentence of its own,
     # however many words it runs together)
     if not all(_CODE_OPENING.search(ln) or not _is_statement(ln) or (inside and " " not in ln) for ln in lines) \
@@ -583,7 +583,7 @@ def states_default(u: Unit) -> bool:
     return u.kind == "sentence" and bool(_DEFAULT.match(u.text))
 
 
-def unfinished(u: Unit) -> bool:
+def _unfinished(u: Unit) -> bool:
     """A prose sentence that stops without its end mark ("… just after the command X the line"):
     the paragraph after it (a displayed command, then "so that …") completes it."""
     return u.kind == "sentence" and bool(_OPEN_END.search(u.text))
@@ -640,6 +640,12 @@ def _imperative_step(text: str) -> bool:
     return m is not None and m.group(1).lower() not in STOPWORDS
 
 
+def carries_on(prev: Unit, nxt: Unit) -> bool:
+    """Does `nxt` carry on the sentence `prev` stopped without its end mark: a displayed command
+    inside it, or its words going on in lower case ("… add the line" [code], "… be" "used")?"""
+    return _unfinished(prev) and (nxt.kind == "code" or nxt.text[:1].islower())
+
+
 def continues(prev: Unit, nxt: Unit) -> bool:
     """Does `nxt` complete what `prev` says? Same evidence; the same paragraph, or the next one
     when `prev` announces a list; and `nxt` leans on `prev` or `prev` announces it."""
@@ -649,7 +655,7 @@ def continues(prev: Unit, nxt: Unit) -> bool:
         return False
     announces = bool(_ANNOUNCES.search(prev.text))
     if nxt.block == prev.block + 1 and (
-            (unfinished(prev) and (nxt.kind == "code" or nxt.text[:1].islower()))
+            carries_on(prev, nxt)
             or (prev.kind == "code" and nxt.kind == "sentence" and (nxt.text[:1].islower()
                                                                     or _describes(prev.text, nxt.text)))):
         return True  # one sentence around a displayed command ("… add the line" [code] "so that …") or
